@@ -1,0 +1,53 @@
+/*
+ * backend.h — what a backend implements. The shared core (validation, plans,
+ * the object model, bindings) is linked into every plugin and calls a backend
+ * only for memory, queues and plan execution; backends never see descs.
+ *
+ * Every function that fails sets the error message with dml_set_error()
+ * (core/error.h) before returning its code. A backend returns
+ * DML_E_DEVICE_REMOVED for an unrecoverable error; the core then marks the
+ * device removed and every later call on it fails with that code.
+ */
+#ifndef DML_CORE_BACKEND_H
+#define DML_CORE_BACKEND_H
+
+#include <dml/dml_plugin.h>
+
+#include "plan.h"
+
+typedef enum dml_copy_kind {
+    DML_COPY_HOST_TO_DEVICE = 0,   /* complete when the call returns */
+    DML_COPY_DEVICE_TO_HOST = 1,   /* complete when the call returns */
+    DML_COPY_DEVICE_TO_DEVICE = 2, /* ordered on the queue, may still run when it returns */
+} dml_copy_kind;
+
+typedef struct dml_backend {
+    const char* name; /* "cpu", "cuda" */
+
+    DML_RESULT (*probe)(DML_PLUGIN_PROBE* probe);
+    DML_RESULT (*get_adapter_info)(uint32_t adapter_index, DML_ADAPTER_INFO* info);
+
+    /* Backend state of one device; opaque to the core. */
+    DML_RESULT (*device_create)(uint32_t adapter_index, void** device_state);
+    void (*device_destroy)(void* device_state);
+
+    /* Device memory, aligned to at least 256 bytes. */
+    DML_RESULT (*buffer_alloc)(void* device_state, uint64_t size, void** memory);
+    void (*buffer_free)(void* device_state, void* memory);
+
+    /* native: NULL for a queue the backend owns, else the host's (a cudaStream_t). */
+    DML_RESULT (*queue_create)(void* device_state, void* native, void** queue_state);
+    void (*queue_destroy)(void* queue_state);
+    DML_RESULT (*queue_copy)(void* queue_state, void* destination, const void* source, uint64_t size,
+        dml_copy_kind kind);
+    DML_RESULT (*queue_synchronize)(void* queue_state);
+    /* Enqueue one plan. No allocation, no synchronisation on this path. */
+    DML_RESULT (*queue_execute)(void* queue_state, const dml_plan* plan, const dml_plan_args* args);
+} dml_backend;
+
+/* Implemented by the core: the plugin table for a backend. Each plugin's
+ * dmlPluginGetTable returns this. */
+const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t abi_version,
+    const DMLHostServices* host);
+
+#endif /* DML_CORE_BACKEND_H */

@@ -1,0 +1,28 @@
+/*
+ * error.h — failing calls set one thread-local message (through the
+ * dispatcher's host services when loaded by libdml, else locally) and, for
+ * devices created with DML_CREATE_DEVICE_FLAG_DEBUG, emit it as a message.
+ */
+#ifndef DML_CORE_ERROR_H
+#define DML_CORE_ERROR_H
+
+#include <dml/dml_plugin.h>
+
+#define DML_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+/* Formats the message, stores it as this thread's last error and returns
+ * result, so a failing path reads: return dml_set_error(DML_E_INVALIDARG, "...", ...). */
+DML_RESULT dml_set_error(DML_RESULT result, const char* format, ...) DML_PRINTF(2, 3);
+
+/* Same, and also emits the message when debug is non-zero. */
+DML_RESULT dml_report(int debug, DML_RESULT result, const char* format, ...) DML_PRINTF(3, 4);
+
+/* Host services given by the dispatcher (NULL when used without it). */
+void dml_error_set_host(const DMLHostServices* host);
+
+/* This thread's last error message ("" if none) when no host is set. */
+const char* dml_error_last(void);
+
+const char* dml_result_name(DML_RESULT result);
+
+#endif /* DML_CORE_ERROR_H */

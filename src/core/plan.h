@@ -1,0 +1,69 @@
+/*
+ * plan.h — the execution plan every backend executes.
+ *
+ * All three operators are one canonical strided gather, built once by
+ * dmlDeviceCompileOperator:
+ *
+ *   for every output coordinate c (rank <= 8, outermost first):
+ *     out[out_offset + sum(c[i] * out_strides[i])] = in[in_offset + sum(c[i] * in_strides[i])]
+ *
+ * with reversal folded into negative input strides, dimensions of size 1
+ * dropped, dimensions reordered so output strides decrease (the innermost
+ * dimension is the one a warp should walk), and adjacent dimensions merged
+ * wherever every tensor stays affine across them.
+ *
+ * DML_PLAN_REVERSE_SUBSEQUENCES adds one twist on dimension `axis`: with
+ *   L = min(lengths[len_offset + sum(c[i] * len_strides[i])], axis_size)
+ * the input coordinate on `axis` is (j < L ? L - 1 - j : j) for j = c[axis].
+ * len_strides[axis] is 0. Lengths are read at execution time.
+ *
+ * The struct is plain data (no pointers), so a GPU kernel can take it by value.
+ * Offsets and strides are in elements of the tensor they index, relative to the
+ * start of the bound buffer range.
+ */
+#ifndef DML_CORE_PLAN_H
+#define DML_CORE_PLAN_H
+
+#include <stdint.h>
+
+#define DML_PLAN_MAX_RANK 8
+
+typedef enum dml_plan_kind {
+    DML_PLAN_GATHER = 0,
+    DML_PLAN_REVERSE_SUBSEQUENCES = 1,
+} dml_plan_kind;
+
+typedef struct dml_plan {
+    uint32_t kind;                 /* dml_plan_kind */
+    uint32_t rank;                 /* 1..8 after normalisation */
+    uint32_t element_size;         /* 1, 2, 4 or 8 bytes */
+    int32_t axis;                  /* REVERSE_SUBSEQUENCES: dimension of the reversal; else -1 */
+    uint32_t lengths_element_size; /* REVERSE_SUBSEQUENCES: 4 (UINT32) or 8 (UINT64); else 0 */
+    uint32_t index32;              /* every element and byte offset of every tensor fits in int32 */
+    uint64_t element_count;        /* product of sizes */
+    uint64_t axis_size;            /* REVERSE_SUBSEQUENCES: sizes[axis], the clamp for lengths */
+    int64_t in_offset;
+    int64_t out_offset;
+    int64_t len_offset;
+    uint64_t sizes[DML_PLAN_MAX_RANK];
+    int64_t in_strides[DML_PLAN_MAX_RANK];
+    int64_t out_strides[DML_PLAN_MAX_RANK];
+    int64_t len_strides[DML_PLAN_MAX_RANK];
+} dml_plan;
+
+/* The pointers a dispatch binds to a plan: the starts of the bound ranges. */
+typedef struct dml_plan_args {
+    const void* input;
+    const void* lengths; /* REVERSE_SUBSEQUENCES only */
+    void* output;
+} dml_plan_args;
+
+/* Clamped sequence length, as the spec defines it. */
+static inline uint64_t dml_plan_read_length(const dml_plan* plan, const void* lengths, int64_t index)
+{
+    uint64_t length = plan->lengths_element_size == 8 ? ((const uint64_t*)lengths)[index]
+                                                      : ((const uint32_t*)lengths)[index];
+    return length < plan->axis_size ? length : plan->axis_size;
+}
+
+#endif /* DML_CORE_PLAN_H */
