@@ -1,6 +1,6 @@
 /*
  * error.h — failing calls set one thread-local message (through the
- * dispatcher's host services when loaded by libdml, else locally) and, for
+ * dispatcher's host services when loaded by libdml, and locally) and, for
  * devices created with DML_CREATE_DEVICE_FLAG_DEBUG, emit it as a message.
  */
 #ifndef DML_CORE_ERROR_H
@@ -14,13 +14,14 @@
  * result, so a failing path reads: return dml_set_error(DML_E_INVALIDARG, "...", ...). */
 DML_RESULT dml_set_error(DML_RESULT result, const char* format, ...) DML_PRINTF(2, 3);
 
-/* Same, and also emits the message when debug is non-zero. */
-DML_RESULT dml_report(int debug, DML_RESULT result, const char* format, ...) DML_PRINTF(3, 4);
+/* Emits this thread's last message (set by dml_set_error) to the host's
+ * message callback or stderr: what DML_CREATE_DEVICE_FLAG_DEBUG devices do. */
+void dml_error_emit_last(void);
 
 /* Host services given by the dispatcher (NULL when used without it). */
 void dml_error_set_host(const DMLHostServices* host);
 
-/* This thread's last error message ("" if none) when no host is set. */
+/* This thread's last message set through this copy of the core ("" if none). */
 const char* dml_error_last(void);
 
 const char* dml_result_name(DML_RESULT result);

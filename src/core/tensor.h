@@ -17,7 +17,7 @@ typedef struct dml_tensor {
     uint32_t rank;
     uint32_t element_size;
     uint32_t sizes[DML_PLAN_MAX_RANK];
-    uint32_t strides[DML_PLAN_MAX_RANK];
+    uint64_t strides[DML_PLAN_MAX_RANK]; /* 64-bit: packed strides of huge tensors exceed 32 bits */
     uint64_t total_bytes;     /* TotalTensorSizeInBytes */
     uint32_t base_alignment;  /* GuaranteedBaseOffsetAlignment */
     bool packed_strides;      /* Strides was NULL */

@@ -1,0 +1,173 @@
+/*
+ * dispatch.c — the execution path: RecordDispatch turns bound ranges into
+ * pointers and hands the compiled plan to the backend. Everything was
+ * validated at compile and bind time; here we only check that what the
+ * dispatchable needs is bound. No allocation on this path.
+ */
+#include <string.h>
+
+#include "objects.h"
+
+DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispatchable);
+DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queue, DMLDispatchable dispatchable,
+    DMLBindingTable bindings);
+DML_RESULT dml_queue_synchronize(DMLCommandQueue queue);
+DML_RESULT dml_queue_write_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, const void* source,
+    uint64_t size);
+DML_RESULT dml_queue_read_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, void* destination,
+    uint64_t size);
+
+DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispatchable)
+{
+    DML_BINDING_PROPERTIES properties;
+    memset(&properties, 0, sizeof properties);
+    if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR))
+        properties.PersistentResourceSize = ((const dml_compiled*)dispatchable)->persistent_size;
+    else if (!dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER))
+        dml_set_error(DML_E_INVALIDARG,
+            "dmlDispatchableGetBindingProperties: dispatchable is not a DMLCompiledOperator or DMLOperatorInitializer");
+    return properties; /* initializers copy straight into persistent resources: no temporary */
+}
+
+static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compiled, const dml_binding_table* table,
+    const char* call)
+{
+    dml_device* device = queue->base.device;
+    char name[DML_OBJECT_NAME_SIZE + 4];
+    const char* label = dml_object_label(&compiled->base, name, sizeof name);
+    const char* type = dml_operator_type_name(compiled->op->desc.type);
+    if (compiled->persistent_size && !table->persistent.buffer)
+        return dml_device_fail(device, DML_E_INVALID_CALL,
+            "%s(%s%s): the persistent resource (%llu bytes) is not bound", call, type, label,
+            (unsigned long long)compiled->persistent_size);
+    if (!table->outputs[0].buffer)
+        return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): output 0 is not bound", call, type, label);
+    const void* inputs[DML_OP_MAX_INPUTS] = { NULL, NULL };
+    for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
+        if (compiled->owned_offsets[i] != DML_NOT_OWNED)
+            inputs[i] = dml_binding_pointer(&table->persistent) + compiled->owned_offsets[i];
+        else if (table->inputs[i].buffer)
+            inputs[i] = dml_binding_pointer(&table->inputs[i]);
+        else
+            return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): input %u is not bound", call, type, label, i);
+    }
+    dml_plan_args args = { inputs[0], inputs[1], dml_binding_pointer(&table->outputs[0]) };
+    return dml_device_remove(device, device->backend->queue_execute(queue->state, &compiled->plan, &args));
+}
+
+/* Copies each operator's OWNED_BY_DML inputs into its persistent resource. */
+static DML_RESULT execute_initializer(dml_queue* queue, const dml_initializer* init, const dml_binding_table* table,
+    const char* call)
+{
+    dml_device* device = queue->base.device;
+    uint32_t base = 0;
+    for (uint32_t k = 0; k < init->count; ++k) { /* check everything before copying anything */
+        const dml_compiled* compiled = init->ops[k];
+        if (compiled->persistent_size && !table->outputs[k].buffer)
+            return dml_device_fail(device, DML_E_INVALID_CALL,
+                "%s(initializer): the persistent resource of operator %u (output %u) is not bound", call, k, k);
+        for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i)
+            if (compiled->owned_offsets[i] != DML_NOT_OWNED && !table->inputs[base + i].buffer)
+                return dml_device_fail(device, DML_E_INVALID_CALL,
+                    "%s(initializer): OWNED_BY_DML input %u of operator %u is not bound", call, i, k);
+        base += compiled->op->desc.input_count;
+    }
+    base = 0;
+    for (uint32_t k = 0; k < init->count; ++k) {
+        const dml_compiled* compiled = init->ops[k];
+        for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
+            if (compiled->owned_offsets[i] == DML_NOT_OWNED)
+                continue;
+            DML_RESULT r = device->backend->queue_copy(queue->state,
+                dml_binding_pointer(&table->outputs[k]) + compiled->owned_offsets[i],
+                dml_binding_pointer(&table->inputs[base + i]), compiled->op->desc.inputs[i].total_bytes,
+                DML_COPY_DEVICE_TO_DEVICE);
+            if (r < 0)
+                return dml_device_remove(device, r);
+        }
+        base += compiled->op->desc.input_count;
+    }
+    return DML_S_OK;
+}
+
+DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder_handle, DMLCommandQueue queue_handle,
+    DMLDispatchable dispatchable, DMLBindingTable table_handle)
+{
+    static const char call[] = "dmlCommandRecorderRecordDispatch";
+    dml_recorder* recorder = (dml_recorder*)recorder_handle;
+    dml_queue* queue = (dml_queue*)queue_handle;
+    dml_binding_table* table = (dml_binding_table*)table_handle;
+    if (!dml_is_object(recorder, DML_OBJECT_TYPE_COMMAND_RECORDER))
+        return dml_set_error(DML_E_INVALIDARG, "%s: recorder is not a valid DMLCommandRecorder", call);
+    dml_device* device = recorder->base.device;
+    DML_RESULT r = dml_device_check(device, call);
+    if (r < 0)
+        return r;
+    if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE) || queue->base.device != device)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: queue is not a DMLCommandQueue of the recorder's device",
+            call);
+    if (!dml_is_object(table, DML_OBJECT_TYPE_BINDING_TABLE) || table->base.device != device)
+        return dml_device_fail(device, DML_E_INVALIDARG,
+            "%s: bindings is not a DMLBindingTable of the recorder's device", call);
+    if ((void*)table->dispatchable != dispatchable)
+        return dml_device_fail(device, DML_E_INVALIDARG,
+            "%s: bindings was created (or reset) for another dispatchable", call);
+    if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR))
+        return execute_compiled(queue, (const dml_compiled*)dispatchable, table, call);
+    return execute_initializer(queue, (const dml_initializer*)dispatchable, table, call);
+}
+
+DML_RESULT dml_queue_synchronize(DMLCommandQueue handle)
+{
+    static const char call[] = "dmlCommandQueueSynchronize";
+    dml_queue* queue = (dml_queue*)handle;
+    if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE))
+        return dml_set_error(DML_E_INVALIDARG, "%s: queue is not a valid DMLCommandQueue", call);
+    dml_device* device = queue->base.device;
+    DML_RESULT r = dml_device_check(device, call);
+    if (r < 0)
+        return r;
+    return dml_device_remove(device, device->backend->queue_synchronize(queue->state));
+}
+
+/* WriteBuffer and ReadBuffer: host memory to or from a buffer range, ordered
+ * after the queue's earlier work and complete on return. */
+static DML_RESULT transfer(DMLCommandQueue handle, DMLBuffer buffer_handle, uint64_t offset, void* host,
+    uint64_t size, dml_copy_kind kind, const char* call)
+{
+    dml_queue* queue = (dml_queue*)handle;
+    dml_buffer* buffer = (dml_buffer*)buffer_handle;
+    if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE))
+        return dml_set_error(DML_E_INVALIDARG, "%s: queue is not a valid DMLCommandQueue", call);
+    dml_device* device = queue->base.device;
+    DML_RESULT r = dml_device_check(device, call);
+    if (r < 0)
+        return r;
+    if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER) || buffer->base.device != device)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: buffer is not a DMLBuffer of the queue's device", call);
+    uint64_t end;
+    if (__builtin_add_overflow(offset, size, &end) || end > buffer->size)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: offset %llu + size %llu exceeds the buffer's %llu bytes",
+            call, (unsigned long long)offset, (unsigned long long)size, (unsigned long long)buffer->size);
+    if (size == 0)
+        return DML_S_OK;
+    if (!host)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: %s is NULL", call,
+            kind == DML_COPY_HOST_TO_DEVICE ? "source" : "destination");
+    unsigned char* memory = (unsigned char*)buffer->memory + offset;
+    r = kind == DML_COPY_HOST_TO_DEVICE ? device->backend->queue_copy(queue->state, memory, host, size, kind)
+                                        : device->backend->queue_copy(queue->state, host, memory, size, kind);
+    return dml_device_remove(device, r);
+}
+
+DML_RESULT dml_queue_write_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, const void* source,
+    uint64_t size)
+{
+    return transfer(queue, buffer, offset, (void*)source, size, DML_COPY_HOST_TO_DEVICE, "dmlCommandQueueWriteBuffer");
+}
+
+DML_RESULT dml_queue_read_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, void* destination,
+    uint64_t size)
+{
+    return transfer(queue, buffer, offset, destination, size, DML_COPY_DEVICE_TO_HOST, "dmlCommandQueueReadBuffer");
+}

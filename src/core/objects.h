@@ -1,0 +1,132 @@
+/*
+ * objects.h — the object model shared by every plugin: what each handle
+ * points at. Every object starts with DMLObjectHeader (dispatch table first),
+ * then a reference count and the device it keeps alive.
+ */
+#ifndef DML_CORE_OBJECTS_H
+#define DML_CORE_OBJECTS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "backend.h"
+#include "error.h"
+#include "operator.h"
+#include "plan.h"
+
+#define DML_OBJECT_NAME_SIZE 64
+#define DML_REMOVED_REASON_SIZE 256
+
+typedef struct dml_device dml_device;
+
+typedef struct dml_object {
+    DMLObjectHeader header;
+    atomic_uint refs;
+    dml_device* device; /* held reference; NULL for the device itself */
+    char name[DML_OBJECT_NAME_SIZE];
+} dml_object;
+
+struct dml_device {
+    dml_object base;
+    const dml_backend* backend;
+    void* state;
+    uint32_t adapter_index;
+    bool debug;
+    atomic_int removed; /* non-zero once the device hit an unrecoverable error */
+    char removed_reason[DML_REMOVED_REASON_SIZE];
+};
+
+typedef struct dml_operator {
+    dml_object base;
+    dml_op_desc desc;
+} dml_operator;
+
+#define DML_NOT_OWNED UINT64_MAX
+
+typedef struct dml_compiled {
+    dml_object base;
+    dml_operator* op; /* held reference */
+    dml_plan plan;
+    uint64_t persistent_size;
+    uint64_t owned_offsets[DML_OP_MAX_INPUTS]; /* in the persistent resource, or DML_NOT_OWNED */
+} dml_compiled;
+
+typedef struct dml_initializer {
+    dml_object base;
+    uint32_t count;
+    dml_compiled** ops; /* held references */
+} dml_initializer;
+
+typedef struct dml_buffer {
+    dml_object base;
+    void* memory;
+    uint64_t size;
+    bool wrapped; /* host-owned memory: never freed here */
+} dml_buffer;
+
+typedef struct dml_queue {
+    dml_object base;
+    void* state;
+} dml_queue;
+
+typedef struct dml_recorder {
+    dml_object base;
+} dml_recorder;
+
+typedef struct dml_binding {
+    dml_buffer* buffer; /* held reference; NULL when unbound */
+    uint64_t offset;
+    uint64_t size;
+} dml_binding;
+
+typedef struct dml_binding_table {
+    dml_object base;
+    dml_object* dispatchable; /* held reference: a dml_compiled or dml_initializer */
+    uint32_t input_count;     /* initializer: every op's inputs, op after op */
+    uint32_t output_count;
+    dml_binding* inputs;
+    dml_binding* outputs;
+    dml_binding persistent;
+    dml_binding temporary;
+} dml_binding_table;
+
+/* The plugin's table and backend (one per copy of the core). */
+extern DMLPluginTable dml_core_table;
+extern const dml_backend* dml_core_backend;
+
+/* Whether p is a live object of this plugin of the given type (0: any type). */
+bool dml_is_object(const void* p, DML_OBJECT_TYPE type);
+
+/* Initialises the common part; takes a reference on device. */
+void dml_object_init(dml_object* object, DML_OBJECT_TYPE type, dml_device* device);
+uint32_t dml_object_add_ref(void* object);
+uint32_t dml_object_release(void* object);
+
+/* Sets the error message; on a DEBUG device also emits it. Returns result. */
+DML_RESULT dml_device_fail(const dml_device* device, DML_RESULT result, const char* format, ...) DML_PRINTF(3, 4);
+/* For results whose message is already set (validation helpers). */
+DML_RESULT dml_device_relay(const dml_device* device, DML_RESULT result);
+/* DML_E_DEVICE_REMOVED with its reason when the device was removed, else DML_S_OK. */
+DML_RESULT dml_device_check(const dml_device* device, const char* call);
+/* Marks the device removed after a backend reported DML_E_DEVICE_REMOVED. */
+DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result);
+
+/* " 'name'" when the object has a name, else "": for messages. */
+const char* dml_object_label(const dml_object* object, char* buffer, size_t size);
+
+/* Binding tables (binding.c). */
+DML_RESULT dml_binding_table_create(DMLDevice device, const DML_BINDING_TABLE_DESC* desc, DMLBindingTable* table);
+DML_RESULT dml_binding_table_bind_inputs(DMLBindingTable table, uint32_t count, const DML_BINDING_DESC* bindings);
+DML_RESULT dml_binding_table_bind_outputs(DMLBindingTable table, uint32_t count, const DML_BINDING_DESC* bindings);
+DML_RESULT dml_binding_table_bind_temporary(DMLBindingTable table, const DML_BINDING_DESC* binding);
+DML_RESULT dml_binding_table_bind_persistent(DMLBindingTable table, const DML_BINDING_DESC* binding);
+DML_RESULT dml_binding_table_reset(DMLBindingTable table, const DML_BINDING_TABLE_DESC* desc);
+void dml_binding_table_destroy(dml_binding_table* table);
+
+/* The start of a bound range in device memory. */
+static inline unsigned char* dml_binding_pointer(const dml_binding* binding)
+{
+    return (unsigned char*)binding->buffer->memory + binding->offset;
+}
+
+#endif /* DML_CORE_OBJECTS_H */

@@ -1,0 +1,13 @@
+/*
+ * plan_build.h — CompileOperator's step: a validated operator to its plan.
+ */
+#ifndef DML_CORE_PLAN_BUILD_H
+#define DML_CORE_PLAN_BUILD_H
+
+#include "operator.h"
+#include "plan.h"
+
+/* Never fails: every op reaching it was validated by dml_operator_from_desc. */
+void dml_plan_build(const dml_op_desc* op, dml_plan* plan);
+
+#endif /* DML_CORE_PLAN_BUILD_H */
