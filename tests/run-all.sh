@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the project and runs every test three ways:
+#   1. the normal build (RelWithDebInfo), every CTest test;
+#   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
+#   3. the normal build's suites under valgrind memcheck (CTest label "valgrind").
+# Build trees: build/ and build-asan/ at the repository root.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "normal build"
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$root/build" -j "$jobs"
+ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
+
+step "ASan + UBSan build"
+cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null
+cmake --build "$root/build-asan" -j "$jobs"
+ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs" -LE valgrind
+
+step "valgrind memcheck"
+ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -L valgrind
