@@ -62,13 +62,12 @@ static DML_RESULT open_context(DMLBindingTable handle, const char* call, context
         return r;
     c->table = table;
     c->call = call;
-    char name[DML_OBJECT_NAME_SIZE + 4];
+    char name[DML_OBJECT_NAME_SIZE + 4], table_name[DML_OBJECT_NAME_SIZE + 4];
     const dml_object* d = table->dispatchable;
-    if (is_initializer(table))
-        snprintf(c->label, sizeof c->label, "initializer%s", dml_object_label(d, name, sizeof name));
-    else
-        snprintf(c->label, sizeof c->label, "%s%s",
-            dml_operator_type_name(((const dml_compiled*)d)->op->desc.type), dml_object_label(d, name, sizeof name));
+    const char* type = is_initializer(table) ? "initializer"
+                                             : dml_operator_type_name(((const dml_compiled*)d)->op->desc.type);
+    snprintf(c->label, sizeof c->label, "%s%s%s%s", type, dml_object_label(d, name, sizeof name),
+        table->base.name[0] ? ", table" : "", dml_object_label(&table->base, table_name, sizeof table_name));
     return DML_S_OK;
 }
 

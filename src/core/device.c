@@ -169,12 +169,17 @@ static DML_RESULT compile_operator(DMLDevice handle, DMLOperator op_handle, DML_
     dml_operator* op = (dml_operator*)op_handle;
     if (!dml_is_object(op, DML_OBJECT_TYPE_OPERATOR))
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: op is not a valid DMLOperator", call);
+    char name[DML_OBJECT_NAME_SIZE + 4];
+    const char* label = dml_object_label(&op->base, name, sizeof name);
+    const char* type = dml_operator_type_name(op->desc.type);
     if (op->base.device != device)
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: op was created by another device", call);
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s(%s%s): op was created by another device", call, type,
+            label);
     if ((uint32_t)flags & ~EXECUTION_FLAGS_ALL)
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: flags = 0x%x has unknown bits", call, (unsigned)flags);
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s(%s%s): flags = 0x%x has unknown bits", call, type, label,
+            (unsigned)flags);
     if (!out)
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: compiled is NULL", call);
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s(%s%s): compiled is NULL", call, type, label);
 
     dml_compiled* compiled = new_object(sizeof *compiled, DML_OBJECT_TYPE_COMPILED_OPERATOR, device);
     if (!compiled)

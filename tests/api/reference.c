@@ -1,0 +1,177 @@
+/* reference.c — see reference.h. Written from the spec's pseudocode only. */
+#include "reference.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ref_fail(const char* what)
+{
+    fprintf(stderr, "reference: internal error (test bug): %s\n", what);
+    abort();
+}
+
+void ref_packed_strides(uint32_t rank, const uint32_t* sizes, uint32_t* strides)
+{
+    uint64_t running = 1;
+    for (uint32_t k = rank; k-- > 0;) {
+        strides[k] = (uint32_t)running;
+        running *= sizes[k];
+    }
+}
+
+uint64_t ref_calc_buffer_tensor_size(uint32_t elem_size, uint32_t rank,
+                                     const uint32_t* sizes, const uint32_t* strides)
+{
+    if (rank < 1 || rank > REF_MAX_RANK || sizes == NULL)
+        return 0;
+    if (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8)
+        return 0;
+    uint64_t last = 0;
+    if (strides == NULL) {
+        uint64_t count = 1;
+        for (uint32_t i = 0; i < rank; ++i) {
+            if (sizes[i] == 0)
+                return 0;
+            if (__builtin_mul_overflow(count, (uint64_t)sizes[i], &count))
+                return 0;
+        }
+        last = count - 1;
+    } else {
+        for (uint32_t i = 0; i < rank; ++i) {
+            if (sizes[i] == 0)
+                return 0;
+            uint64_t term;
+            if (__builtin_mul_overflow((uint64_t)(sizes[i] - 1), (uint64_t)strides[i], &term))
+                return 0;
+            if (__builtin_add_overflow(last, term, &last))
+                return 0;
+        }
+    }
+    uint64_t bits, count;
+    if (__builtin_add_overflow(last, (uint64_t)1, &count))
+        return 0;
+    if (__builtin_mul_overflow(count, (uint64_t)elem_size * 8u, &bits))
+        return 0;
+    if (__builtin_add_overflow(bits, (uint64_t)7, &bits))
+        return 0;
+    uint64_t bytes = bits / 8;
+    if (__builtin_add_overflow(bytes, (uint64_t)3, &bytes))
+        return 0;
+    return bytes & ~(uint64_t)3;
+}
+
+/* Byte offset of coordinate c in view v (checked). */
+static uint64_t ref_offset(const ref_view* v, const uint64_t* c)
+{
+    uint32_t packed[REF_MAX_RANK];
+    const uint32_t* strides = v->strides;
+    if (strides == NULL) {
+        ref_packed_strides(v->rank, v->sizes, packed);
+        strides = packed;
+    }
+    uint64_t element = 0;
+    for (uint32_t i = 0; i < v->rank; ++i) {
+        if (c[i] >= v->sizes[i])
+            ref_fail("coordinate outside the tensor");
+        element += c[i] * (uint64_t)strides[i];
+    }
+    uint64_t byte = element * v->elem_size;
+    if (byte + v->elem_size > v->range)
+        ref_fail("element outside the bound range");
+    return byte;
+}
+
+/* Odometer over out->sizes: returns 0 when it wraps around. */
+static int ref_next(const ref_view* out, uint64_t* c)
+{
+    for (uint32_t k = out->rank; k-- > 0;) {
+        if (++c[k] < out->sizes[k])
+            return 1;
+        c[k] = 0;
+    }
+    return 0;
+}
+
+static void ref_copy(const ref_view* in, const uint64_t* ic, const ref_view* out, const uint64_t* oc)
+{
+    if (in->elem_size != out->elem_size)
+        ref_fail("element sizes differ");
+    memcpy(out->base + ref_offset(out, oc), in->base + ref_offset(in, ic), out->elem_size);
+}
+
+void ref_reverse_subsequences(const ref_view* input, const ref_view* lengths,
+                              const ref_view* output, uint32_t axis)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK], lc[REF_MAX_RANK];
+    if (axis >= output->rank)
+        ref_fail("axis");
+    do {
+        memcpy(lc, c, sizeof lc);
+        lc[axis] = 0;
+        uint64_t L;
+        const uint8_t* p = lengths->base + ref_offset(lengths, lc);
+        if (lengths->elem_size == 4) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            L = v;
+        } else {
+            memcpy(&L, p, 8);
+        }
+        if (L > input->sizes[axis])
+            L = input->sizes[axis];
+        uint64_t j = c[axis];
+        memcpy(ic, c, sizeof ic);
+        ic[axis] = (j < L) ? L - 1 - j : j;
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_slice1(const ref_view* input, const ref_view* output, const uint32_t* offsets,
+                const uint32_t* window_sizes, const int32_t* strides)
+{
+    int64_t start[REF_MAX_RANK];
+    for (uint32_t i = 0; i < output->rank; ++i) {
+        start[i] = (int64_t)offsets[i];
+        if (strides[i] < 0)
+            start[i] += (int64_t)window_sizes[i] - 1;
+    }
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        for (uint32_t i = 0; i < output->rank; ++i) {
+            int64_t step, coord;
+            if (__builtin_mul_overflow((int64_t)strides[i], (int64_t)c[i], &step) ||
+                __builtin_add_overflow(start[i], step, &coord))
+                ref_fail("slice1 coordinate overflow");
+            if (coord < 0 || (uint64_t)coord >= input->sizes[i])
+                ref_fail("slice1 reads outside the input");
+            ic[i] = (uint64_t)coord;
+        }
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_slice(const ref_view* input, const ref_view* output, const uint32_t* offsets,
+               const uint32_t* strides)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        for (uint32_t i = 0; i < output->rank; ++i) {
+            ic[i] = (uint64_t)offsets[i] + (uint64_t)strides[i] * c[i];
+            if (ic[i] >= input->sizes[i])
+                ref_fail("slice reads outside the input");
+        }
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_output_mask(const ref_view* output, uint8_t* mask)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    do {
+        memset(mask + ref_offset(output, c), 1, output->elem_size);
+    } while (ref_next(output, c));
+}

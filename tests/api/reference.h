@@ -1,0 +1,56 @@
+/*
+ * reference.h — an independent, deliberately naive reference for the three
+ * operators, written from shared/spec/operators.md (no library code).
+ *
+ * Everything is per element: an odometer walks the output coordinates, and an
+ * element's byte address is sum(coord[i] * strides[i]) * elementSize, with
+ * packed row-major strides when the strides pointer is NULL. Buffers are host
+ * memory holding exactly the bound range of each tensor ("base" points at the
+ * tensor's first byte); every access is checked against the range given, and
+ * an access outside it aborts (it would be a bug in the test, not the library).
+ */
+#ifndef DML_TESTS_API_REFERENCE_H
+#define DML_TESTS_API_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REF_MAX_RANK 8
+
+/* A strided view of host bytes. */
+typedef struct ref_view {
+    uint32_t elem_size;        /* 1, 2, 4 or 8 */
+    uint32_t rank;             /* 1..8 */
+    const uint32_t* sizes;
+    const uint32_t* strides;   /* NULL: packed row-major */
+    uint8_t* base;             /* first byte of the tensor */
+    uint64_t range;            /* bytes available from base (accesses are checked) */
+} ref_view;
+
+/* The spec's DMLCalcBufferTensorSize: ((last + 1) * bits + 7) / 8 rounded up to
+ * a multiple of 4; last = sum((Sizes[i]-1)*Strides[i]) or prod(Sizes)-1 when
+ * packed. 0 when an argument is invalid or the arithmetic overflows 64 bits. */
+uint64_t ref_calc_buffer_tensor_size(uint32_t elem_size, uint32_t rank,
+                                     const uint32_t* sizes, const uint32_t* strides);
+
+/* Packed row-major strides of sizes[0..rank). */
+void ref_packed_strides(uint32_t rank, const uint32_t* sizes, uint32_t* strides);
+
+/* REVERSE_SUBSEQUENCES. lengths: elem_size 4 (UINT32) or 8 (UINT64), sizes equal
+ * to the input's except sizes[axis] = 1, read with its own strides. */
+void ref_reverse_subsequences(const ref_view* input, const ref_view* lengths,
+                              const ref_view* output, uint32_t axis);
+
+/* SLICE1: CopyStart[i] = offsets[i] + (strides[i] < 0 ? window[i] - 1 : 0);
+ * Output[c] = Input[CopyStart + strides * c]. */
+void ref_slice1(const ref_view* input, const ref_view* output, const uint32_t* offsets,
+                const uint32_t* window_sizes, const int32_t* strides);
+
+/* SLICE: Output[c] = Input[offsets + strides * c]. */
+void ref_slice(const ref_view* input, const ref_view* output, const uint32_t* offsets,
+               const uint32_t* strides);
+
+/* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
+void ref_output_mask(const ref_view* output, uint8_t* mask);
+
+#endif
