@@ -1,0 +1,259 @@
+/*
+ * cpu_backend.c — the CPU backend: host memory, synchronous in-order queues
+ * and the plan executor, with one lazily created thread pool per device.
+ */
+#include "cpu_backend.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "cpu_execute.h"
+#include "cpu_pool.h"
+
+/* ---- adapter ------------------------------------------------------------ */
+
+static DML_RESULT cpu_probe(DML_PLUGIN_PROBE* probe)
+{
+    memset(probe, 0, sizeof(*probe));
+    probe->Available = 1;
+    probe->AdapterCount = 1;
+    probe->Score = 100;
+    return DML_S_OK;
+}
+
+/* "model name" from /proc/cpuinfo (x86; absent on most ARM kernels). */
+static void cpu_model_name(char* name, size_t size)
+{
+    snprintf(name, size, "CPU");
+    FILE* file = fopen("/proc/cpuinfo", "r");
+    if (!file)
+        return;
+    char line[512];
+    while (fgets(line, sizeof(line), file)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        const char* value = strchr(line, ':');
+        if (!value)
+            continue;
+        value++;
+        while (*value == ' ' || *value == '\t')
+            value++;
+        size_t length = strcspn(value, "\n");
+        if (length > 0)
+            snprintf(name, size, "%.*s", (int)length, value);
+        break;
+    }
+    fclose(file);
+}
+
+static DML_RESULT cpu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info)
+{
+    if (adapter_index != 0)
+        return dml_set_error(DML_E_INVALIDARG, "cpu: AdapterIndex %u is out of range (the CPU backend has 1 adapter)",
+            adapter_index);
+    char model[192];
+    cpu_model_name(model, sizeof(model));
+    memset(info, 0, sizeof(*info));
+    snprintf(info->Backend, sizeof(info->Backend), "cpu");
+    info->AdapterIndex = 0;
+    unsigned threads = cpu_pool_default_threads();
+    snprintf(info->Description, sizeof(info->Description), "%s (%u thread%s)", model, threads,
+        threads == 1 ? "" : "s");
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    info->MemorySizeInBytes = pages > 0 && page_size > 0 ? (UINT64)pages * (UINT64)page_size : 0;
+    info->IsSoftware = 1;
+    info->MaxFeatureLevel = DML_FEATURE_LEVEL_5_0;
+    return DML_S_OK;
+}
+
+/* ---- device ------------------------------------------------------------- */
+
+typedef struct cpu_device {
+    unsigned threads;          /* pool size to create, caller included */
+    _Atomic(cpu_pool*) pool;   /* created on the first large dispatch */
+    atomic_int pool_failed;    /* don't retry thread creation on every dispatch */
+    pthread_mutex_t pool_lock; /* serialises creation only */
+} cpu_device;
+
+static DML_RESULT cpu_device_create(uint32_t adapter_index, void** device_state)
+{
+    if (adapter_index != 0)
+        return dml_set_error(DML_E_INVALIDARG, "cpu: AdapterIndex %u is out of range (the CPU backend has 1 adapter)",
+            adapter_index);
+    cpu_device* device = calloc(1, sizeof(*device));
+    if (!device)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cpu: out of memory creating a device");
+    device->threads = cpu_pool_default_threads();
+    atomic_init(&device->pool, NULL);
+    atomic_init(&device->pool_failed, 0);
+    pthread_mutex_init(&device->pool_lock, NULL);
+    *device_state = device;
+    return DML_S_OK;
+}
+
+static void cpu_device_destroy(void* device_state)
+{
+    cpu_device* device = device_state;
+    if (!device)
+        return;
+    cpu_pool_destroy(atomic_load(&device->pool));
+    pthread_mutex_destroy(&device->pool_lock);
+    free(device);
+}
+
+/* The device's pool, started on first use so that programs that only run
+ * small plans never start threads. NULL: run on the caller. */
+static cpu_pool* device_pool(cpu_device* device)
+{
+    cpu_pool* pool = atomic_load_explicit(&device->pool, memory_order_acquire);
+    if (pool || device->threads < 2 || atomic_load_explicit(&device->pool_failed, memory_order_relaxed))
+        return pool;
+    pthread_mutex_lock(&device->pool_lock);
+    pool = atomic_load_explicit(&device->pool, memory_order_relaxed);
+    if (!pool) {
+        pool = cpu_pool_create(device->threads);
+        if (pool)
+            atomic_store_explicit(&device->pool, pool, memory_order_release);
+        else
+            atomic_store_explicit(&device->pool_failed, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&device->pool_lock);
+    return pool;
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* Buffers start zeroed, as D3D12 committed resources do. Large ones are
+ * mmap'd (zero pages for free, returned to the OS on free); small ones come
+ * from malloc. A 256-byte header before the returned memory keeps what free
+ * needs and keeps the memory 256-byte aligned. */
+#define CPU_BUFFER_HEADER 256u
+#define CPU_BUFFER_MMAP_MIN ((uint64_t)1 << 20)
+
+typedef struct cpu_buffer_header {
+    uint64_t mapped_size; /* 0: malloc'd */
+} cpu_buffer_header;
+
+static DML_RESULT cpu_buffer_alloc(void* device_state, uint64_t size, void** memory)
+{
+    (void)device_state;
+    if (size > (uint64_t)SIZE_MAX - 2 * CPU_BUFFER_HEADER - 4096)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cpu: cannot allocate a buffer of %llu bytes",
+            (unsigned long long)size);
+    const size_t total = (size_t)(size ? size : 1) + CPU_BUFFER_HEADER; /* size 0: still a unique pointer */
+    unsigned char* block;
+    uint64_t mapped = 0;
+    if (size >= CPU_BUFFER_MMAP_MIN) {
+        void* map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        block = map == MAP_FAILED ? NULL : map;
+        mapped = total;
+    } else {
+        void* p = NULL;
+        block = posix_memalign(&p, CPU_BUFFER_HEADER, total) == 0 ? p : NULL;
+        if (block)
+            memset(block, 0, total);
+    }
+    if (!block)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cpu: out of host memory allocating a buffer of %llu bytes",
+            (unsigned long long)size);
+    cpu_buffer_header header = { mapped };
+    memcpy(block, &header, sizeof(header));
+    *memory = block + CPU_BUFFER_HEADER;
+    return DML_S_OK;
+}
+
+static void cpu_buffer_free(void* device_state, void* memory)
+{
+    (void)device_state;
+    if (!memory)
+        return;
+    unsigned char* block = (unsigned char*)memory - CPU_BUFFER_HEADER;
+    cpu_buffer_header header;
+    memcpy(&header, block, sizeof(header));
+    if (header.mapped_size)
+        munmap(block, header.mapped_size);
+    else
+        free(block);
+}
+
+/* ---- queues ------------------------------------------------------------- */
+
+/* Work runs to completion on the recording thread, so a queue is in order
+ * by construction and needs no state beyond its device. */
+typedef struct cpu_queue {
+    cpu_device* device;
+} cpu_queue;
+
+static DML_RESULT cpu_queue_create(void* device_state, void* native, void** queue_state)
+{
+    if (native)
+        return dml_set_error(DML_E_INVALIDARG,
+            "cpu: nativeQueue must be NULL (the CPU backend has no native queues)");
+    cpu_queue* queue = calloc(1, sizeof(*queue));
+    if (!queue)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cpu: out of memory creating a queue");
+    queue->device = device_state;
+    *queue_state = queue;
+    return DML_S_OK;
+}
+
+static void cpu_queue_destroy(void* queue_state)
+{
+    free(queue_state);
+}
+
+static DML_RESULT cpu_queue_copy(void* queue_state, void* destination, const void* source, uint64_t size,
+    dml_copy_kind kind)
+{
+    (void)queue_state;
+    (void)kind; /* host and device memory are the same here */
+    if (size)
+        memmove(destination, source, (size_t)size);
+    return DML_S_OK;
+}
+
+static DML_RESULT cpu_queue_synchronize(void* queue_state)
+{
+    (void)queue_state;
+    return DML_S_OK;
+}
+
+static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, const dml_plan_args* args)
+{
+    cpu_queue* queue = queue_state;
+    /* The core builds valid plans; this only keeps a bad one from running wild. */
+    const uint32_t e = plan->element_size;
+    if (plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
+        || plan->kind > DML_PLAN_REVERSE_SUBSEQUENCES
+        || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
+            && (plan->axis < 0 || (uint32_t)plan->axis >= plan->rank
+                || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
+        return dml_set_error(DML_E_INVALIDARG, "cpu: malformed execution plan (kind %u, rank %u, element size %u)",
+            plan->kind, plan->rank, e);
+    cpu_pool* pool = NULL;
+    if (plan->element_count * e >= DML_CPU_PARALLEL_MIN_BYTES)
+        pool = device_pool(queue->device);
+    dml_cpu_execute(pool, plan, args);
+    return DML_S_OK;
+}
+
+const dml_backend dml_cpu_backend = {
+    .name = "cpu",
+    .probe = cpu_probe,
+    .get_adapter_info = cpu_get_adapter_info,
+    .device_create = cpu_device_create,
+    .device_destroy = cpu_device_destroy,
+    .buffer_alloc = cpu_buffer_alloc,
+    .buffer_free = cpu_buffer_free,
+    .queue_create = cpu_queue_create,
+    .queue_destroy = cpu_queue_destroy,
+    .queue_copy = cpu_queue_copy,
+    .queue_synchronize = cpu_queue_synchronize,
+    .queue_execute = cpu_queue_execute,
+};

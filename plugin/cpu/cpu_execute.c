@@ -1,0 +1,323 @@
+/*
+ * cpu_execute.c — the plan executor.
+ *
+ * The innermost plan dimension is a "row". An odometer walks the outer
+ * coordinates, updating row base offsets incrementally, and each row (or the
+ * part of it inside the range) is copied by the fastest loop its strides
+ * allow: memcpy, a reversing loop, a broadcast or a strided loop. The whole
+ * walk is instantiated once per element size so every element move is a
+ * constant-size memcpy, i.e. one load and one store, free of alignment and
+ * aliasing UB. Offsets are kept as integers and turned into pointers only
+ * for elements that are really accessed.
+ */
+#include "cpu_execute.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+typedef unsigned char byte;
+
+enum row_mode {
+    ROW_GATHER,          /* plain gather */
+    ROW_REVERSE_INNER,   /* reversal along the row: one length per row */
+    ROW_REVERSE_OUTER,   /* reversal on an outer axis, one length per row */
+    ROW_REVERSE_ELEMENT, /* reversal on an outer axis, a length per element */
+};
+
+/* Outer-coordinate odometer; offsets are of the row's element 0. */
+typedef struct walk {
+    int rank;
+    int64_t in, out, len;
+    int64_t c[DML_PLAN_MAX_RANK];
+    int64_t size[DML_PLAN_MAX_RANK];
+    int64_t in_stride[DML_PLAN_MAX_RANK];
+    int64_t out_stride[DML_PLAN_MAX_RANK];
+    int64_t len_stride[DML_PLAN_MAX_RANK];
+} walk;
+
+/* Positions the walk at flat index `index`: the only divisions of a range. */
+static void walk_init(walk* w, const dml_plan* p, uint64_t index, int with_lengths)
+{
+    w->rank = (int)p->rank;
+    w->in = p->in_offset;
+    w->out = p->out_offset;
+    w->len = with_lengths ? p->len_offset : 0;
+    for (int d = w->rank - 1; d >= 0; d--) {
+        w->size[d] = (int64_t)p->sizes[d];
+        w->c[d] = (int64_t)(index % p->sizes[d]);
+        index /= p->sizes[d];
+        w->in_stride[d] = p->in_strides[d];
+        w->out_stride[d] = p->out_strides[d];
+        /* Gather plans may leave len_strides unset: never multiply them. */
+        w->len_stride[d] = with_lengths ? p->len_strides[d] : 0;
+        if (d != w->rank - 1) {
+            w->in += w->c[d] * w->in_stride[d];
+            w->out += w->c[d] * w->out_stride[d];
+            w->len += w->c[d] * w->len_stride[d];
+        }
+    }
+}
+
+static inline void walk_next_row(walk* w)
+{
+    for (int d = w->rank - 2; d >= 0; d--) {
+        w->in += w->in_stride[d];
+        w->out += w->out_stride[d];
+        w->len += w->len_stride[d];
+        if (++w->c[d] < w->size[d])
+            return;
+        w->c[d] = 0;
+        w->in -= w->size[d] * w->in_stride[d];
+        w->out -= w->size[d] * w->out_stride[d];
+        w->len -= w->size[d] * w->len_stride[d];
+    }
+}
+
+ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
+{
+    uint64_t length;
+    if (LS == 8) {
+        memcpy(&length, lengths + index * 8, 8);
+    } else {
+        uint32_t length32;
+        memcpy(&length32, lengths + index * 4, 4);
+        length = length32;
+    }
+    return length < axis_size ? length : axis_size;
+}
+
+/* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes). */
+ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
+{
+    if (ds == 1) {
+        if (ss == 1) {
+            memcpy(dst, src, n * E);
+            return;
+        }
+        if (ss == -1) {
+            uint64_t k = 0;
+            if (E == 1) { /* baseline x86-64 has no byte shuffle: reverse 8 at a time */
+                for (; k + 8 <= n; k += 8) {
+                    uint64_t v;
+                    memcpy(&v, src - k - 7, 8);
+                    v = __builtin_bswap64(v);
+                    memcpy(dst + k, &v, 8);
+                }
+            }
+            for (; k < n; k++) /* vectorised with -O3: a load, a shuffle, a store */
+                memcpy(dst + k * E, src - k * E, E);
+            return;
+        }
+        if (ss == 0) { /* broadcast */
+            if (E == 1) {
+                memset(dst, *src, n);
+                return;
+            }
+            byte value[8];
+            memcpy(value, src, E);
+            for (uint64_t k = 0; k < n; k++)
+                memcpy(dst + k * E, value, E);
+            return;
+        }
+    }
+    const ptrdiff_t db = (ptrdiff_t)ds * (ptrdiff_t)E, sb = (ptrdiff_t)ss * (ptrdiff_t)E;
+    for (uint64_t k = 0; k < n; k++)
+        memcpy(dst + (ptrdiff_t)k * db, src + (ptrdiff_t)k * sb, E);
+}
+
+/* Reversal on an outer axis whose length varies along the row. */
+ALWAYS_INLINE void reverse_elements(const dml_plan* p, const walk* w, const byte* in, byte* out, const byte* lengths,
+    uint64_t j0, uint64_t n, size_t E, size_t LS)
+{
+    const int inner = w->rank - 1, axis = p->axis;
+    const int64_t is = w->in_stride[inner], os = w->out_stride[inner], ls = w->len_stride[inner];
+    const int64_t as = w->in_stride[axis];
+    const uint64_t a = (uint64_t)w->c[axis];
+    for (uint64_t j = j0; j < j0 + n; j++) {
+        const uint64_t L = read_length(lengths, w->len + (int64_t)j * ls, LS, p->axis_size);
+        const int64_t shift = a < L ? (int64_t)(L - 1 - a) - (int64_t)a : 0;
+        memcpy(out + (w->out + (int64_t)j * os) * (int64_t)E, in + (w->in + (int64_t)j * is + shift * as) * (int64_t)E, E);
+    }
+}
+
+/* Rows whose input elements are cache lines apart but whose neighbour rows
+ * are close in the input (a transpose) are copied in tiles of
+ * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows. */
+#define TILE_ROWS 64u
+#define TILE_COLS 32u
+
+static int tiling_pays(const dml_plan* p)
+{
+    if (p->kind != DML_PLAN_GATHER || p->rank < 2 || p->sizes[p->rank - 1] < TILE_COLS / 2)
+        return 0;
+    const int64_t e = p->element_size;
+    const int64_t is = p->in_strides[p->rank - 1], is2 = p->in_strides[p->rank - 2];
+    const int64_t row_bytes = (is < 0 ? -is : is) * e, next_bytes = (is2 < 0 ? -is2 : is2) * e;
+    return row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16;
+}
+
+/* Rows [0, rows) of the walk's position, all of them full rows. */
+ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
+{
+    const int inner = w->rank - 1;
+    const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
+    const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
+    for (uint64_t j = 0; j < n; j += TILE_COLS) {
+        const uint64_t cols = n - j < TILE_COLS ? n - j : TILE_COLS;
+        for (uint64_t r = 0; r < rows; r++) {
+            const int64_t ri = (int64_t)r, ji = (int64_t)j;
+            copy_row(out + (w->out + ri * os2 + ji * os) * e, os, in + (w->in + ri * is2 + ji * is) * e, is, cols, E);
+        }
+    }
+}
+
+ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end, size_t E)
+{
+    const byte* in = args->input;
+    byte* out = args->output;
+    const byte* lengths = args->lengths;
+    const int inner = (int)p->rank - 1;
+    const uint64_t n = p->sizes[inner];
+    const int64_t is = p->in_strides[inner], os = p->out_strides[inner];
+    const int64_t e = (int64_t)E;
+
+    enum row_mode mode = ROW_GATHER;
+    if (p->kind == DML_PLAN_REVERSE_SUBSEQUENCES) {
+        if (p->axis == inner)
+            mode = ROW_REVERSE_INNER;
+        else if (p->len_strides[inner] == 0)
+            mode = ROW_REVERSE_OUTER;
+        else
+            mode = ROW_REVERSE_ELEMENT;
+    }
+    const size_t LS = p->lengths_element_size;
+    const int64_t as = mode == ROW_GATHER ? 0 : p->in_strides[p->axis];
+
+    const int tiled = tiling_pays(p);
+
+    walk w;
+    walk_init(&w, p, begin, mode != ROW_GATHER);
+    uint64_t j0 = (uint64_t)w.c[inner], left = end - begin;
+    for (;;) {
+        if (tiled && j0 == 0 && left >= 2 * n) {
+            /* A group of full rows along the next-outer dimension. */
+            uint64_t rows = left / n, run = (uint64_t)(w.size[inner - 1] - w.c[inner - 1]);
+            rows = rows < run ? rows : run;
+            rows = rows < TILE_ROWS ? rows : TILE_ROWS;
+            if (rows >= 2) {
+                copy_tiles(&w, in, out, rows, n, E);
+                left -= rows * n;
+                if (left == 0)
+                    break;
+                for (uint64_t r = 0; r < rows; r++)
+                    walk_next_row(&w);
+                continue;
+            }
+        }
+        const uint64_t count = n - j0 < left ? n - j0 : left;
+        const uint64_t jend = j0 + count;
+        byte* dst = out + (w.out + (int64_t)j0 * os) * e;
+        switch (mode) {
+        case ROW_GATHER:
+            copy_row(dst, os, in + (w.in + (int64_t)j0 * is) * e, is, count, E);
+            break;
+        case ROW_REVERSE_INNER: {
+            /* [0, L) come reversed, [L, n) straight. */
+            const uint64_t L = LS == 8 ? read_length(lengths, w.len, 8, p->axis_size)
+                                       : read_length(lengths, w.len, 4, p->axis_size);
+            if (j0 < L) {
+                const uint64_t stop = L < jend ? L : jend;
+                copy_row(dst, os, in + (w.in + (int64_t)(L - 1 - j0) * is) * e, -is, stop - j0, E);
+            }
+            if (L < jend) {
+                const uint64_t start = L > j0 ? L : j0;
+                copy_row(out + (w.out + (int64_t)start * os) * e, os, in + (w.in + (int64_t)start * is) * e, is,
+                    jend - start, E);
+            }
+            break;
+        }
+        case ROW_REVERSE_OUTER: {
+            /* One length for the row: the whole row comes from one source row. */
+            const uint64_t L = LS == 8 ? read_length(lengths, w.len, 8, p->axis_size)
+                                       : read_length(lengths, w.len, 4, p->axis_size);
+            const uint64_t a = (uint64_t)w.c[p->axis];
+            const int64_t shift = a < L ? (int64_t)(L - 1 - a) - (int64_t)a : 0;
+            copy_row(dst, os, in + (w.in + shift * as + (int64_t)j0 * is) * e, is, count, E);
+            break;
+        }
+        case ROW_REVERSE_ELEMENT:
+            if (LS == 8)
+                reverse_elements(p, &w, in, out, lengths, j0, count, E, 8);
+            else
+                reverse_elements(p, &w, in, out, lengths, j0, count, E, 4);
+            break;
+        }
+        left -= count;
+        if (left == 0)
+            break;
+        j0 = 0;
+        walk_next_row(&w);
+    }
+}
+
+/* One instantiation per element size. */
+#define DEFINE_EXECUTE(E)                                                                                   \
+    static void execute_range_##E(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end) \
+    {                                                                                                       \
+        execute_range(p, a, begin, end, E);                                                                 \
+    }
+DEFINE_EXECUTE(1)
+DEFINE_EXECUTE(2)
+DEFINE_EXECUTE(4)
+DEFINE_EXECUTE(8)
+
+void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    if (begin >= end)
+        return;
+    switch (plan->element_size) {
+    case 1: execute_range_1(plan, args, begin, end); break;
+    case 2: execute_range_2(plan, args, begin, end); break;
+    case 4: execute_range_4(plan, args, begin, end); break;
+    case 8: execute_range_8(plan, args, begin, end); break;
+    default: break;
+    }
+}
+
+typedef struct split {
+    const dml_plan* plan;
+    const dml_plan_args* args;
+    uint64_t chunk;
+} split;
+
+static void execute_chunk(void* context, unsigned task)
+{
+    const split* s = context;
+    const uint64_t begin = (uint64_t)task * s->chunk;
+    const uint64_t end = s->plan->element_count - begin < s->chunk ? s->plan->element_count : begin + s->chunk;
+    dml_cpu_execute_range(s->plan, s->args, begin, end);
+}
+
+void dml_cpu_execute(cpu_pool* pool, const dml_plan* plan, const dml_plan_args* args)
+{
+    const uint64_t count = plan->element_count;
+    const uint64_t bytes = count * plan->element_size;
+    const unsigned threads = cpu_pool_threads(pool);
+    if (threads < 2 || bytes < DML_CPU_PARALLEL_MIN_BYTES) {
+        dml_cpu_execute_range(plan, args, 0, count);
+        return;
+    }
+    uint64_t tasks = bytes / DML_CPU_TASK_MIN_BYTES;
+    if (tasks > threads)
+        tasks = threads;
+    uint64_t chunk = (count + tasks - 1) / tasks;
+    /* Cut at whole rows where that costs little balance (long memcpy runs,
+     * fewer partial rows), else at 64 elements (whole cache lines). */
+    const uint64_t row = plan->sizes[plan->rank - 1];
+    const uint64_t grain = row <= chunk / 8 ? row : 64;
+    chunk = (chunk + grain - 1) / grain * grain;
+    split s = { plan, args, chunk };
+    cpu_pool_run(pool, execute_chunk, &s, (unsigned)((count + chunk - 1) / chunk));
+}

@@ -1,0 +1,415 @@
+/*
+ * test_cpu_execute.c — the CPU plan executor against a naive reference:
+ * every kind, rank 1-8, element sizes 1/2/4/8, all stride patterns, ranges
+ * split anywhere, the thread pool, concurrent dispatches. Whole output
+ * buffers are compared, so bytes between and around the addressed elements
+ * (sentinels) must come back untouched.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_execute.h"
+#include "cpu_pool.h"
+#include "cpu_test_util.h"
+
+static const uint32_t element_sizes[] = { 1, 2, 4, 8 };
+static const layout out_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE };
+static const layout in_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE, LAYOUT_RANDOM,
+    LAYOUT_REVERSED, LAYOUT_BROADCAST };
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Runs the case whole, split at random points (partial rows, executed out of
+ * order) and through dml_cpu_execute, comparing every byte each time. */
+static void check_case(test_case* t, rng* r, cpu_pool* pool)
+{
+    dml_plan_args args = case_args(t);
+    const uint64_t count = t->plan.element_count;
+
+    case_reset_output(t);
+    dml_cpu_execute_range(&t->plan, &args, 0, count);
+    const char* diff = case_compare(t);
+    ck_assert_msg(diff[0] == 0, "whole range: %s", diff);
+
+    uint64_t cuts[8];
+    int n = (int)rng_range(r, 1, 6);
+    for (int i = 0; i < n; i++)
+        cuts[i] = (uint64_t)rng_range(r, 0, (int64_t)count);
+    cuts[n++] = count;
+    case_reset_output(t);
+    for (int i = n - 1; i >= 0; i--) { /* backwards, overlapping cuts make empty ranges */
+        uint64_t begin = 0;
+        for (int k = 0; k < n; k++)
+            if (cuts[k] < cuts[i] && cuts[k] > begin)
+                begin = cuts[k];
+        dml_cpu_execute_range(&t->plan, &args, begin, cuts[i]);
+    }
+    diff = case_compare(t);
+    ck_assert_msg(diff[0] == 0, "split range: %s", diff);
+
+    case_reset_output(t);
+    dml_cpu_execute(pool, &t->plan, &args);
+    diff = case_compare(t);
+    ck_assert_msg(diff[0] == 0, "dml_cpu_execute: %s", diff);
+}
+
+START_TEST(test_gather_layouts)
+{
+    rng r = { 1000u + (uint64_t)_i };
+    const uint32_t esize = element_sizes[_i];
+    for (uint32_t rank = 1; rank <= 8; rank++)
+        for (size_t o = 0; o < COUNT(out_layouts); o++)
+            for (size_t in = 0; in < COUNT(in_layouts); in++)
+                for (int seed = 0; seed < 2; seed++) {
+                    case_spec spec = { .kind = DML_PLAN_GATHER, .rank = rank, .element_size = esize,
+                        .max_elements = 2048, .in_layout = in_layouts[in], .out_layout = out_layouts[o] };
+                    test_case t;
+                    case_make(&t, &r, &spec);
+                    check_case(&t, &r, NULL);
+                    case_free(&t);
+                }
+}
+END_TEST
+
+/* REVERSE_SUBSEQUENCES; _i picks the axis placement and the lengths layout. */
+static void reverse_cases(int where, uint64_t seed)
+{
+    rng r = { seed };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (uint32_t rank = where == 0 ? 1 : 2; rank <= 8; rank++)
+            for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
+                for (size_t o = 0; o < COUNT(out_layouts); o++)
+                    for (size_t in = 0; in < COUNT(in_layouts); in++) {
+                        case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = rank,
+                            .element_size = element_sizes[e], .max_elements = 2048, .in_layout = in_layouts[in],
+                            .out_layout = out_layouts[o], .lengths_element_size = lsize };
+                        if (where == 0) { /* axis innermost */
+                            spec.axis = (int32_t)rank - 1;
+                            spec.len_inner = 2;
+                        } else { /* outer axis, length constant (1) or varying (2) along rows */
+                            spec.axis = (int32_t)rng_range(&r, 0, rank - 2);
+                            spec.len_inner = where == 1 ? 0 : 1;
+                        }
+                        test_case t;
+                        case_make(&t, &r, &spec);
+                        check_case(&t, &r, NULL);
+                        case_free(&t);
+                    }
+}
+
+START_TEST(test_reverse_inner_axis) { reverse_cases(0, 2000); }
+END_TEST
+START_TEST(test_reverse_outer_axis_row_length) { reverse_cases(1, 3000); }
+END_TEST
+START_TEST(test_reverse_outer_axis_element_length) { reverse_cases(2, 4000); }
+END_TEST
+
+/* Each special length everywhere: 0 and 1 copy, >= axis size reverses all,
+ * UINT64_MAX and 2^32+1 must not wrap or truncate. */
+START_TEST(test_reverse_edge_lengths)
+{
+    rng r = { 5000 };
+    const uint64_t sizes[3] = { 3, 7, 5 };
+    for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
+        for (int32_t axis = 0; axis < 3; axis++)
+            for (int variant = 0; variant < 8; variant++) {
+                uint64_t axis_size = sizes[axis];
+                uint64_t values[] = { 0, 1, axis_size - 1, axis_size, axis_size + 1,
+                    lsize == 8 ? UINT64_MAX : UINT32_MAX, lsize == 8 ? ((uint64_t)1 << 32) + 1 : 2,
+                    lsize == 8 ? ((uint64_t)1 << 63) : ((uint64_t)1 << 31) };
+                case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 3, .element_size = 4,
+                    .sizes = sizes, .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED, .axis = axis,
+                    .lengths_element_size = lsize, .len_inner = axis == 2 ? 0 : (int)(variant & 1),
+                    .length_values = &values[variant], .length_value_count = 1 };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, NULL);
+                case_free(&t);
+            }
+}
+END_TEST
+
+/* The examples of operators.md, with literal results (checks the reference too). */
+START_TEST(test_spec_examples)
+{
+    float input[12], output[12];
+    for (int i = 0; i < 12; i++)
+        input[i] = (float)(i + 1);
+    dml_plan p = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2, .element_size = 4, .axis = 1,
+        .lengths_element_size = 4, .element_count = 12, .axis_size = 4, .sizes = { 3, 4 }, .in_strides = { 4, 1 },
+        .out_strides = { 4, 1 }, .len_strides = { 1, 0 } };
+    uint32_t lengths1[3] = { 2, 4, 3 };
+    dml_plan_args args = { input, lengths1, output };
+    dml_cpu_execute_range(&p, &args, 0, 12);
+    const float want1[12] = { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 };
+    ck_assert_mem_eq(output, want1, sizeof(want1));
+
+    p.axis = 0;
+    p.axis_size = 3;
+    p.len_strides[0] = 0;
+    p.len_strides[1] = 1;
+    uint32_t lengths2[4] = { 2, 3, 1, 0 };
+    args.lengths = lengths2;
+    dml_cpu_execute_range(&p, &args, 0, 12);
+    const float want2[12] = { 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12 };
+    ck_assert_mem_eq(output, want2, sizeof(want2));
+
+    /* SLICE1 example 2 as a plan: Strides {-2, 2} from start (3, 1) of a 4x4. */
+    float input16[16], out4[4];
+    for (int i = 0; i < 16; i++)
+        input16[i] = (float)(i + 1);
+    dml_plan s = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = 4, .axis = -1, .element_count = 4,
+        .in_offset = 13, .sizes = { 2, 2 }, .in_strides = { -8, 2 }, .out_strides = { 2, 1 } };
+    dml_plan_args sargs = { input16, NULL, out4 };
+    dml_cpu_execute_range(&s, &sargs, 0, 4);
+    const float want3[4] = { 14, 16, 6, 8 };
+    ck_assert_mem_eq(out4, want3, sizeof(want3));
+}
+END_TEST
+
+/* Two and three pieces cut at every point of a small plan of short rows. */
+START_TEST(test_every_split_point)
+{
+    rng r = { 6000 };
+    const uint64_t sizes[3] = { 3, 4, 5 };
+    for (int kind = 0; kind < 4; kind++) {
+        case_spec spec = { .kind = kind ? DML_PLAN_REVERSE_SUBSEQUENCES : DML_PLAN_GATHER, .rank = 3,
+            .element_size = 2, .sizes = sizes, .in_layout = kind == 0 ? LAYOUT_REVERSED : LAYOUT_PACKED,
+            .out_layout = LAYOUT_PADDED, .axis = kind == 1 ? 2 : 1, .lengths_element_size = 4,
+            .len_inner = kind == 3 ? 1 : 0 };
+        test_case t;
+        case_make(&t, &r, &spec);
+        dml_plan_args args = case_args(&t);
+        const uint64_t count = t.plan.element_count;
+        for (uint64_t a = 0; a <= count; a++)
+            for (uint64_t b = a; b <= count; b++) {
+                case_reset_output(&t);
+                dml_cpu_execute_range(&t.plan, &args, b, count);
+                dml_cpu_execute_range(&t.plan, &args, 0, a);
+                dml_cpu_execute_range(&t.plan, &args, a, b);
+                const char* diff = case_compare(&t);
+                ck_assert_msg(diff[0] == 0, "cuts %llu %llu: %s", (unsigned long long)a, (unsigned long long)b, diff);
+            }
+        case_free(&t);
+    }
+}
+END_TEST
+
+/* Transposing gathers (rows far apart in the input, neighbour rows close)
+ * take the tiled path: row groups, runs that wrap, cuts at every point. */
+START_TEST(test_transpose_tiles)
+{
+    rng r = { 6500 };
+    static const uint64_t sizes[3] = { 3, 70, 37 };
+    static const int64_t strides[][3] = { { 2590, 1, 70 }, { -2590, -1, 70 }, { 1, 3, -210 }, { 37 * 70, 2, 140 } };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t k = 0; k < COUNT(strides); k++)
+            for (uint32_t rank = 2; rank <= 3; rank++) {
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = rank, .element_size = element_sizes[e],
+                    .sizes = sizes + 3 - rank, .in_strides = strides[k] + 3 - rank,
+                    .out_layout = k & 1 ? LAYOUT_PADDED : LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, NULL);
+                dml_plan_args args = case_args(&t);
+                const uint64_t count = t.plan.element_count;
+                for (uint64_t a = 0; a <= count; a += 1 + (a % 7)) {
+                    case_reset_output(&t);
+                    dml_cpu_execute_range(&t.plan, &args, a, count);
+                    dml_cpu_execute_range(&t.plan, &args, 0, a);
+                    const char* diff = case_compare(&t);
+                    ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
+                }
+                case_free(&t);
+            }
+}
+END_TEST
+
+START_TEST(test_bad_element_size_writes_nothing)
+{
+    uint8_t input[64] = { 1 }, output[64];
+    memset(output, 0xEE, sizeof(output));
+    dml_plan p = { .kind = DML_PLAN_GATHER, .rank = 1, .element_size = 3, .axis = -1, .element_count = 4,
+        .sizes = { 4 }, .in_strides = { 1 }, .out_strides = { 1 } };
+    dml_plan_args args = { input, NULL, output };
+    dml_cpu_execute_range(&p, &args, 0, 4);
+    dml_cpu_execute(NULL, &p, &args);
+    for (size_t i = 0; i < sizeof(output); i++)
+        ck_assert_uint_eq(output[i], 0xEE);
+}
+END_TEST
+
+/* ---- thread pool -------------------------------------------------------- */
+
+typedef struct counting {
+    atomic_uint hits[256];
+} counting;
+
+static void count_task(void* context, unsigned task)
+{
+    counting* c = context;
+    atomic_fetch_add(&c->hits[task], 1);
+}
+
+START_TEST(test_pool_runs_every_task_once)
+{
+    ck_assert_ptr_null(cpu_pool_create(0));
+    ck_assert_ptr_null(cpu_pool_create(1));
+    ck_assert_uint_eq(cpu_pool_threads(NULL), 1);
+    cpu_pool_destroy(NULL);
+    unsigned d = cpu_pool_default_threads();
+    ck_assert(d >= 1 && d <= 16);
+
+    cpu_pool* pool = cpu_pool_create(4);
+    ck_assert_ptr_nonnull(pool);
+    ck_assert_uint_eq(cpu_pool_threads(pool), 4);
+    static counting c;
+    const unsigned counts[] = { 0, 1, 2, 3, 4, 5, 16, 255 };
+    for (int round = 0; round < 300; round++) {
+        unsigned n = counts[round % COUNT(counts)];
+        for (unsigned i = 0; i < 256; i++)
+            atomic_store(&c.hits[i], 0);
+        cpu_pool_run(pool, count_task, &c, n);
+        for (unsigned i = 0; i < 256; i++)
+            ck_assert_uint_eq(atomic_load(&c.hits[i]), i < n ? 1u : 0u);
+        cpu_pool_run(NULL, count_task, &c, n); /* inline */
+        for (unsigned i = 0; i < n; i++)
+            ck_assert_uint_eq(atomic_load(&c.hits[i]), 2u);
+    }
+    cpu_pool_destroy(pool);
+
+    for (int i = 0; i < 10; i++) { /* create/destroy with and without work */
+        pool = cpu_pool_create(2 + (unsigned)i % 3);
+        if (i & 1)
+            cpu_pool_run(pool, count_task, &c, 7);
+        cpu_pool_destroy(pool);
+    }
+    pool = cpu_pool_create(100); /* clamped */
+    ck_assert_uint_eq(cpu_pool_threads(pool), 16);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
+/* Plans of several MB: the parallel path, chunks cut inside and between rows. */
+static void make_large(test_case* t, rng* r, int which)
+{
+    static const uint64_t flat[1] = { (uint64_t)6 << 20 }, wide[2] = { 96, 16384 }, narrow[2] = { 400000, 3 },
+                          cube[3] = { 64, 96, 128 },
+                          long_rows[2] = { 2, 1 << 20 };
+    case_spec spec = { .kind = DML_PLAN_GATHER, .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED,
+        .lengths_element_size = 4 };
+    switch (which) {
+    case 0: spec.rank = 1; spec.element_size = 1; spec.sizes = flat; break;                   /* memcpy */
+    case 1: spec.rank = 2; spec.element_size = 4; spec.sizes = wide; spec.in_layout = LAYOUT_REVERSED; break;
+    case 2: spec.rank = 2; spec.element_size = 2; spec.sizes = narrow; spec.out_layout = LAYOUT_PADDED; break;
+    case 3: spec.rank = 3; spec.element_size = 8; spec.sizes = cube; spec.in_layout = LAYOUT_PERMUTED; break;
+    case 4: spec.kind = DML_PLAN_REVERSE_SUBSEQUENCES; spec.rank = 2; spec.element_size = 4; spec.sizes = wide;
+        spec.axis = 1; break;
+    case 5: spec.kind = DML_PLAN_REVERSE_SUBSEQUENCES; spec.rank = 3; spec.element_size = 2; spec.sizes = cube;
+        spec.axis = 1; spec.len_inner = 0; spec.lengths_element_size = 8; break;
+    case 6: spec.kind = DML_PLAN_REVERSE_SUBSEQUENCES; spec.rank = 3; spec.element_size = 2; spec.sizes = cube;
+        spec.axis = 0; spec.len_inner = 1; spec.in_layout = LAYOUT_NEGATIVE; break;
+    default: /* rows longer than a chunk: cuts inside reversed runs */
+        spec.kind = DML_PLAN_REVERSE_SUBSEQUENCES; spec.rank = 2; spec.element_size = 4; spec.sizes = long_rows;
+        spec.axis = 1; spec.lengths_element_size = 8; break;
+    }
+    case_make(t, r, &spec);
+}
+#define LARGE_CASES 8
+
+START_TEST(test_threaded_large_plans)
+{
+    rng r = { 7000 };
+    cpu_pool* pool = cpu_pool_create(4);
+    ck_assert_ptr_nonnull(pool);
+    for (int which = 0; which < LARGE_CASES; which++) {
+        test_case t;
+        make_large(&t, &r, which);
+        ck_assert(t.plan.element_count * t.plan.element_size >= 4 * DML_CPU_PARALLEL_MIN_BYTES);
+        dml_plan_args args = case_args(&t);
+        dml_cpu_execute(pool, &t.plan, &args);
+        const char* diff = case_compare(&t);
+        ck_assert_msg(diff[0] == 0, "large case %d: %s", which, diff);
+        case_free(&t);
+    }
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
+typedef struct dispatcher {
+    cpu_pool* pool;
+    int which;
+    int failures;
+} dispatcher;
+
+static void* dispatch_loop(void* arg)
+{
+    dispatcher* d = arg;
+    rng r = { 8000u + (uint64_t)d->which };
+    test_case t;
+    make_large(&t, &r, d->which);
+    dml_plan_args args = case_args(&t);
+    for (int i = 0; i < 4; i++) {
+        case_reset_output(&t);
+        dml_cpu_execute(d->pool, &t.plan, &args);
+        if (case_compare(&t)[0] != 0)
+            d->failures++;
+    }
+    case_free(&t);
+    return NULL;
+}
+
+/* Several threads dispatch on one pool: losers of the trylock run inline. */
+START_TEST(test_concurrent_dispatch)
+{
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    pthread_t threads[4];
+    dispatcher d[4];
+    for (int i = 0; i < 4; i++) {
+        d[i] = (dispatcher){ pool, i + 1, 0 };
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, dispatch_loop, &d[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        ck_assert_int_eq(d[i].failures, 0);
+    }
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
+static Suite* cpu_execute_suite(void)
+{
+    Suite* s = suite_create("cpu_execute");
+    TCase* plans = tcase_create("plans");
+    tcase_set_timeout(plans, 300);
+    tcase_add_loop_test(plans, test_gather_layouts, 0, 4);
+    tcase_add_test(plans, test_reverse_inner_axis);
+    tcase_add_test(plans, test_reverse_outer_axis_row_length);
+    tcase_add_test(plans, test_reverse_outer_axis_element_length);
+    tcase_add_test(plans, test_reverse_edge_lengths);
+    tcase_add_test(plans, test_spec_examples);
+    tcase_add_test(plans, test_every_split_point);
+    tcase_add_test(plans, test_transpose_tiles);
+    tcase_add_test(plans, test_bad_element_size_writes_nothing);
+    suite_add_tcase(s, plans);
+
+    TCase* threads = tcase_create("threads");
+    tcase_set_timeout(threads, 300);
+    tcase_add_test(threads, test_pool_runs_every_task_once);
+    tcase_add_test(threads, test_threaded_large_plans);
+    tcase_add_test(threads, test_concurrent_dispatch);
+    suite_add_tcase(s, threads);
+    return s;
+}
+
+int main(void)
+{
+    SRunner* runner = srunner_create(cpu_execute_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
