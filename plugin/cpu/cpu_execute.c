@@ -60,9 +60,10 @@ static void walk_init(walk* w, const dml_plan* p, uint64_t index, int with_lengt
     }
 }
 
-static inline void walk_next_row(walk* w)
+/* Steps dimension `from` by one, carrying outwards. */
+static inline void walk_step(walk* w, int from)
 {
-    for (int d = w->rank - 2; d >= 0; d--) {
+    for (int d = from; d >= 0; d--) {
         w->in += w->in_stride[d];
         w->out += w->out_stride[d];
         w->len += w->len_stride[d];
@@ -73,6 +74,30 @@ static inline void walk_next_row(walk* w)
         w->out -= w->size[d] * w->out_stride[d];
         w->len -= w->size[d] * w->len_stride[d];
     }
+}
+
+static inline void walk_next_row(walk* w)
+{
+    walk_step(w, w->rank - 2);
+}
+
+/* Moves on `rows` rows, at most to the end of the current run of the
+ * next-outer dimension. */
+static inline void walk_skip_rows(walk* w, uint64_t rows)
+{
+    const int d = w->rank - 2;
+    if ((uint64_t)(w->size[d] - w->c[d]) > rows) {
+        w->c[d] += (int64_t)rows;
+        w->in += (int64_t)rows * w->in_stride[d];
+        w->out += (int64_t)rows * w->out_stride[d];
+        w->len += (int64_t)rows * w->len_stride[d];
+        return;
+    }
+    w->in -= w->c[d] * w->in_stride[d];
+    w->out -= w->c[d] * w->out_stride[d];
+    w->len -= w->c[d] * w->len_stride[d];
+    w->c[d] = 0;
+    walk_step(w, d - 1);
 }
 
 ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
@@ -93,7 +118,12 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
 {
     if (ds == 1) {
         if (ss == 1) {
-            memcpy(dst, src, n * E);
+            if (n * E <= 16) { /* a libc call would cost more than the copy */
+                for (uint64_t k = 0; k < n; k++)
+                    memcpy(dst + k * E, src + k * E, E);
+            } else {
+                memcpy(dst, src, n * E);
+            }
             return;
         }
         if (ss == -1) {
@@ -158,7 +188,20 @@ static int tiling_pays(const dml_plan* p)
     return row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16;
 }
 
-/* Rows [0, rows) of the walk's position, all of them full rows. */
+/* `rows` full rows from the walk's position along the next-outer dimension:
+ * one tight loop instead of an odometer step per (possibly short) row. */
+ALWAYS_INLINE void copy_rows(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
+{
+    const int inner = w->rank - 1;
+    const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
+    const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
+    for (uint64_t r = 0; r < rows; r++) {
+        const int64_t ri = (int64_t)r;
+        copy_row(out + (w->out + ri * os2) * e, os, in + (w->in + ri * is2) * e, is, n, E);
+    }
+}
+
+/* Same, in tiles (rows <= TILE_ROWS). */
 ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
 {
     const int inner = w->rank - 1;
@@ -201,18 +244,21 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     walk_init(&w, p, begin, mode != ROW_GATHER);
     uint64_t j0 = (uint64_t)w.c[inner], left = end - begin;
     for (;;) {
-        if (tiled && j0 == 0 && left >= 2 * n) {
+        if (mode == ROW_GATHER && inner > 0 && j0 == 0 && left >= 2 * n) {
             /* A group of full rows along the next-outer dimension. */
             uint64_t rows = left / n, run = (uint64_t)(w.size[inner - 1] - w.c[inner - 1]);
             rows = rows < run ? rows : run;
-            rows = rows < TILE_ROWS ? rows : TILE_ROWS;
+            if (tiled && rows > TILE_ROWS)
+                rows = TILE_ROWS;
             if (rows >= 2) {
-                copy_tiles(&w, in, out, rows, n, E);
+                if (tiled)
+                    copy_tiles(&w, in, out, rows, n, E);
+                else
+                    copy_rows(&w, in, out, rows, n, E);
                 left -= rows * n;
                 if (left == 0)
                     break;
-                for (uint64_t r = 0; r < rows; r++)
-                    walk_next_row(&w);
+                walk_skip_rows(&w, rows);
                 continue;
             }
         }

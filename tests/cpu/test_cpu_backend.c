@@ -59,8 +59,10 @@ START_TEST(test_buffers)
         ck_assert_ptr_nonnull(memory);
         ck_assert_uint_eq((uintptr_t)memory % 256, 0);
         const unsigned char* bytes = memory;
+        uint64_t nonzero = 0; /* zeroed, as D3D12 resources are (no ck_assert per byte: each one is a write) */
         for (uint64_t k = 0; k < sizes[i]; k++)
-            ck_assert_uint_eq(bytes[k], 0); /* zeroed, as D3D12 resources are */
+            nonzero += bytes[k] != 0;
+        ck_assert_uint_eq(nonzero, 0);
         memset(memory, 0x7F, (size_t)sizes[i]);
         B->buffer_free(device, memory);
     }

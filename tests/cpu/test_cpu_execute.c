@@ -21,6 +21,18 @@ static const layout in_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUT
     LAYOUT_REVERSED, LAYOUT_BROADCAST };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* DML_TEST_QUICK=1 (the valgrind runs): every 4th random combination. */
+static int skip_combination(void)
+{
+    static int quick = -1;
+    static unsigned counter;
+    if (quick < 0) {
+        const char* value = getenv("DML_TEST_QUICK");
+        quick = value && value[0] && strcmp(value, "0") != 0;
+    }
+    return quick && (counter++ % 4) != 0;
+}
+
 /* Runs the case whole, split at random points (partial rows, executed out of
  * order) and through dml_cpu_execute, comparing every byte each time. */
 static void check_case(test_case* t, rng* r, cpu_pool* pool)
@@ -63,6 +75,8 @@ START_TEST(test_gather_layouts)
         for (size_t o = 0; o < COUNT(out_layouts); o++)
             for (size_t in = 0; in < COUNT(in_layouts); in++)
                 for (int seed = 0; seed < 2; seed++) {
+                    if (skip_combination())
+                        continue;
                     case_spec spec = { .kind = DML_PLAN_GATHER, .rank = rank, .element_size = esize,
                         .max_elements = 2048, .in_layout = in_layouts[in], .out_layout = out_layouts[o] };
                     test_case t;
@@ -82,6 +96,8 @@ static void reverse_cases(int where, uint64_t seed)
             for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
                 for (size_t o = 0; o < COUNT(out_layouts); o++)
                     for (size_t in = 0; in < COUNT(in_layouts); in++) {
+                        if (skip_combination())
+                            continue;
                         case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = rank,
                             .element_size = element_sizes[e], .max_elements = 2048, .in_layout = in_layouts[in],
                             .out_layout = out_layouts[o], .lengths_element_size = lsize };
@@ -272,11 +288,13 @@ START_TEST(test_pool_runs_every_task_once)
         for (unsigned i = 0; i < 256; i++)
             atomic_store(&c.hits[i], 0);
         cpu_pool_run(pool, count_task, &c, n);
+        unsigned wrong = 0;
         for (unsigned i = 0; i < 256; i++)
-            ck_assert_uint_eq(atomic_load(&c.hits[i]), i < n ? 1u : 0u);
+            wrong += atomic_load(&c.hits[i]) != (i < n ? 1u : 0u);
         cpu_pool_run(NULL, count_task, &c, n); /* inline */
         for (unsigned i = 0; i < n; i++)
-            ck_assert_uint_eq(atomic_load(&c.hits[i]), 2u);
+            wrong += atomic_load(&c.hits[i]) != 2u;
+        ck_assert_uint_eq(wrong, 0);
     }
     cpu_pool_destroy(pool);
 

@@ -1,0 +1,92 @@
+/*
+ * gather_params.h — what a CUDA gather launch carries by value: the plan,
+ * rewritten by the launcher (launch.c) into the shape the kernel walks, with
+ * 32-bit fast divisors when every index fits, and the bound pointers.
+ *
+ * Plain C, shared by the host launcher, the kernels (nvcc) and the host
+ * emulator.
+ */
+#ifndef DML_CUDA_GATHER_PARAMS_H
+#define DML_CUDA_GATHER_PARAMS_H
+
+#include <stdint.h>
+
+#define DML_CUDA_MAX_RANK 8
+#define DML_CUDA_ITEMS 4        /* independent elements per thread, to keep loads in flight */
+#define DML_CUDA_BLOCK 256      /* threads per block, at most */
+/* Blocks of DML_CUDA_BLOCK threads resident per SM: the kernels are compiled
+ * for it (at most 64 registers), and grids are sized to it. */
+#define DML_CUDA_BLOCKS_PER_SM 4
+#define DML_CUDA_VECTOR_BYTES 16
+
+/* n / d for n < 2^31 with a multiply and a shift (Granlund & Montgomery, as
+ * in PyTorch's IntDivider): q = (umulhi(n, multiplier) + n) >> shift. */
+typedef struct dml_divisor32 {
+    uint32_t divisor;
+    uint32_t multiplier;
+    uint32_t shift;
+} dml_divisor32;
+
+typedef enum dml_cuda_mode {
+    DML_CUDA_MODE_SCALAR = 0,         /* one element per work item */
+    DML_CUDA_MODE_VECTOR = 1,         /* 16-byte vectors along contiguous rows */
+    DML_CUDA_MODE_VECTOR_REVERSED = 2 /* 16-byte vectors along reversed rows, lanes swapped */
+} dml_cuda_mode;
+
+/*
+ * The iteration space is rows of `row_items` work items:
+ *   item i -> row = i / row_items, k = i % row_items;
+ *   row -> coordinates over the outer dimensions (outer_rank of them), which
+ *   give the row's element offsets in, out and lengths.
+ * SCALAR: k is the coordinate along the inner dimension (strides in_inner,
+ *   out_inner, len_inner). REVERSE_SUBSEQUENCES whose axis is the inner
+ *   dimension has axis == outer_rank.
+ * VECTOR*: k is the k-th 16-byte vector of the row's body. Each row decides
+ *   its own head (elements before the first 16-byte aligned output address),
+ *   body and tail at run time, so rows of any pitch and alignment vectorise;
+ *   row_items = row_length / lanes bounds the body, and the items of a row
+ *   also copy its head and tail elements one by one (item k takes edge
+ *   elements k, k + row_items, ...). Output rows are contiguous; input rows
+ *   run forward (VECTOR) or backward (VECTOR_REVERSED) from the row's input
+ *   offset, at any relative alignment: a misaligned 16 bytes are read as the
+ *   two aligned vectors holding them and shifted into place, so every chunk
+ *   read holds an element needed. REVERSE_SUBSEQUENCES along the row (axis ==
+ *   outer_rank) reverses the first L elements: a body vector inside them is
+ *   read as a reversed vector, one past them forward, one straddling L
+ *   element by element.
+ */
+typedef struct dml_gather_params {
+    const unsigned char* in;
+    unsigned char* out;
+    const unsigned char* lengths; /* REVERSE_SUBSEQUENCES */
+
+    uint64_t count;     /* work items */
+    uint64_t row_items; /* work items per row */
+    uint32_t outer_rank;
+    uint32_t element_size;
+    int32_t axis;       /* REVERSE_SUBSEQUENCES: outer dimension index, outer_rank for the inner one; else -1 */
+    uint32_t lengths_size; /* 4 or 8 */
+    uint64_t axis_size;
+
+    /* VECTOR modes */
+    uint32_t lanes;      /* elements per vector */
+    uint32_t reserved;
+    uint64_t row_length; /* elements per row */
+
+    int64_t in_offset, out_offset, len_offset; /* element offsets of item 0 */
+    int64_t in_inner, out_inner, len_inner;    /* SCALAR: strides along the inner dimension */
+
+    /* Outer dimensions, outermost first. index32 launches use the 32-bit
+     * copies; others the 64-bit ones. */
+    uint64_t outer_sizes[DML_CUDA_MAX_RANK];
+    int64_t in_strides[DML_CUDA_MAX_RANK];
+    int64_t out_strides[DML_CUDA_MAX_RANK];
+    int64_t len_strides[DML_CUDA_MAX_RANK];
+    dml_divisor32 row_divisor;                  /* row_items */
+    dml_divisor32 outer_divisors[DML_CUDA_MAX_RANK];
+    int32_t in_strides32[DML_CUDA_MAX_RANK];
+    int32_t out_strides32[DML_CUDA_MAX_RANK];
+    int32_t len_strides32[DML_CUDA_MAX_RANK];
+} dml_gather_params;
+
+#endif /* DML_CUDA_GATHER_PARAMS_H */

@@ -1,0 +1,87 @@
+/*
+ * kernels.cu — the gather kernels: thin __global__ wrappers around the shared
+ * per-thread code (gather_thread.h), one per specialisation, and the switch
+ * that picks one for a launch.
+ *
+ * Specialisations: element size (1, 2, 4, 8) x mode (scalar, vector,
+ * reversed vector) x reverse (REVERSE_SUBSEQUENCES) x index width, and for
+ * the common narrow gather the outer rank (0, 1, 2, or any).
+ */
+#include "gather_thread.h"
+#include "kernels.h"
+
+template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
+{
+    dml_gather_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, ElementSize, Mode, Wide, Reverse,
+        OuterRank);
+}
+
+namespace {
+
+typedef void (*kernel_fn)(const dml_gather_params);
+
+template <int E, int M, int W, int R>
+kernel_fn pick_rank(int outer_rank)
+{
+    if constexpr (!W && !R) {
+        switch (outer_rank) {
+        case 0: return dml_gather_kernel<E, M, W, R, 0>;
+        case 1: return dml_gather_kernel<E, M, W, R, 1>;
+        case 2: return dml_gather_kernel<E, M, W, R, 2>;
+        default: break;
+        }
+    } else {
+        (void)outer_rank;
+    }
+    return dml_gather_kernel<E, M, W, R, -1>;
+}
+
+template <int E, int M>
+kernel_fn pick_flags(int wide, int reverse, int outer_rank)
+{
+    if (wide)
+        return reverse ? pick_rank<E, M, 1, 1>(outer_rank) : pick_rank<E, M, 1, 0>(outer_rank);
+    return reverse ? pick_rank<E, M, 0, 1>(outer_rank) : pick_rank<E, M, 0, 0>(outer_rank);
+}
+
+template <int E>
+kernel_fn pick_mode(int mode, int wide, int reverse, int outer_rank)
+{
+    switch (mode) {
+    case DML_CUDA_MODE_VECTOR: return pick_flags<E, DML_CUDA_MODE_VECTOR>(wide, reverse, outer_rank);
+    case DML_CUDA_MODE_VECTOR_REVERSED:
+        return pick_flags<E, DML_CUDA_MODE_VECTOR_REVERSED>(wide, reverse, outer_rank);
+    default: return pick_flags<E, DML_CUDA_MODE_SCALAR>(wide, reverse, outer_rank);
+    }
+}
+
+kernel_fn pick(const dml_cuda_launch* l)
+{
+    switch (l->element_size) {
+    case 1: return pick_mode<1>(l->mode, l->wide, l->reverse, l->outer_rank);
+    case 2: return pick_mode<2>(l->mode, l->wide, l->reverse, l->outer_rank);
+    case 4: return pick_mode<4>(l->mode, l->wide, l->reverse, l->outer_rank);
+    default: return pick_mode<8>(l->mode, l->wide, l->reverse, l->outer_rank);
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cudaStream_t stream)
+{
+    if (launch->is_copy)
+        return cudaMemcpyAsync(launch->copy_destination, launch->copy_source, launch->copy_bytes,
+            cudaMemcpyDeviceToDevice, stream);
+    if (launch->grid == 0)
+        return cudaSuccess;
+    /* cudaLaunchKernel reports this launch's own status, not an earlier error. */
+    void* arguments[] = { (void*)&launch->params };
+    return cudaLaunchKernel((const void*)pick(launch), dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
+}
+
+extern "C" int dml_cuda_kernel_count(void)
+{
+    /* scalar/vector/reversed x 4 sizes x (narrow gather: 4 ranks; narrow RS, wide gather, wide RS: 1) */
+    return 3 * 4 * (4 + 1 + 1 + 1);
+}

@@ -1,0 +1,113 @@
+#include "launch.h"
+
+#include <string.h>
+
+dml_divisor32 dml_divisor32_make(uint32_t d)
+{
+    dml_divisor32 r = { d, 0, 0 };
+    while (r.shift < 32 && (1ull << r.shift) < d)
+        r.shift++;
+    /* multiplier = floor(2^32 * (2^shift - d) / d) + 1 */
+    r.multiplier = (uint32_t)((((1ull << r.shift) - d) << 32) / d + 1);
+    return r;
+}
+
+/* Rows of the plan's inner dimension: outer dimensions and inner strides. */
+static void scalar_params(const dml_plan* plan, const dml_plan_args* args, dml_gather_params* p)
+{
+    uint32_t inner = plan->rank - 1;
+    memset(p, 0, sizeof *p);
+    p->in = args->input;
+    p->out = args->output;
+    p->lengths = args->lengths;
+    p->count = plan->element_count;
+    p->row_items = plan->sizes[inner];
+    p->outer_rank = inner;
+    p->element_size = plan->element_size;
+    p->axis = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES ? plan->axis : -1;
+    p->lengths_size = plan->lengths_element_size;
+    p->axis_size = plan->axis_size;
+    p->in_offset = plan->in_offset;
+    p->out_offset = plan->out_offset;
+    p->len_offset = plan->len_offset;
+    p->in_inner = plan->in_strides[inner];
+    p->out_inner = plan->out_strides[inner];
+    p->len_inner = plan->len_strides[inner];
+    for (uint32_t d = 0; d < inner; ++d) {
+        p->outer_sizes[d] = plan->sizes[d];
+        p->in_strides[d] = plan->in_strides[d];
+        p->out_strides[d] = plan->out_strides[d];
+        p->len_strides[d] = plan->len_strides[d];
+    }
+}
+
+/* 16-byte vectors along rows: output rows contiguous and input rows at +1
+ * or -1, at least one vector long. Each row finds its own head, tail and
+ * input alignment at run time, so pitches and relative alignment don't
+ * matter. A reversal on an outer axis must have its length constant along
+ * the row; one along the row is handled inside the vector path. */
+static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
+{
+    uint32_t e = plan->element_size;
+    if (e >= DML_CUDA_VECTOR_BYTES || p->out_inner != 1 || (p->in_inner != 1 && p->in_inner != -1))
+        return 0;
+    if (p->axis >= 0 && (uint32_t)p->axis != p->outer_rank && p->len_inner != 0)
+        return 0;
+    uint32_t lanes = DML_CUDA_VECTOR_BYTES / e;
+    uint64_t n = p->row_items;
+    if (n < lanes)
+        return 0;
+    p->lanes = lanes;
+    p->row_length = n;
+    p->row_items = n / lanes;
+    p->count = p->count / n * p->row_items;
+    return p->in_inner < 0 ? DML_CUDA_MODE_VECTOR_REVERSED : DML_CUDA_MODE_VECTOR;
+}
+
+static void narrow(dml_gather_params* p)
+{
+    p->row_divisor = dml_divisor32_make((uint32_t)p->row_items);
+    for (uint32_t d = 0; d < p->outer_rank; ++d) {
+        p->outer_divisors[d] = dml_divisor32_make((uint32_t)p->outer_sizes[d]);
+        p->in_strides32[d] = (int32_t)p->in_strides[d];
+        p->out_strides32[d] = (int32_t)p->out_strides[d];
+        p->len_strides32[d] = (int32_t)p->len_strides[d];
+    }
+}
+
+void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch)
+{
+    memset(launch, 0, sizeof *launch);
+    uint32_t e = plan->element_size;
+    if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
+        (plan->in_strides[0] == 1 || plan->sizes[0] == 1)) {
+        launch->is_copy = 1;
+        launch->copy_source = (const unsigned char*)args->input + plan->in_offset * (int64_t)e;
+        launch->copy_destination = (unsigned char*)args->output + plan->out_offset * (int64_t)e;
+        launch->copy_bytes = plan->element_count * e;
+        return;
+    }
+    dml_gather_params* p = &launch->params;
+    scalar_params(plan, args, p);
+    launch->element_size = e;
+    launch->reverse = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
+    launch->mode = try_vectorize(plan, p);
+    launch->wide = !plan->index32;
+    if (!launch->wide)
+        narrow(p);
+    /* Kernels are specialised for small outer ranks on the common path. */
+    launch->outer_rank = !launch->wide && !launch->reverse && p->outer_rank <= 2 ? (int)p->outer_rank : -1;
+
+    /* Blocks of 256 threads, each thread DML_CUDA_ITEMS items; a launch too
+     * small to give every SM two blocks uses smaller blocks instead, down to
+     * two warps, so small tensors still spread over the GPU. */
+    uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
+    uint32_t block = DML_CUDA_BLOCK;
+    while (block > 64 && (p->count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) <
+               2ull * (sm_count ? sm_count : 1))
+        block /= 2;
+    launch->block = block;
+    uint64_t per_block = (uint64_t)block * DML_CUDA_ITEMS;
+    uint64_t blocks = (p->count + per_block - 1) / per_block;
+    launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+}

@@ -1,0 +1,38 @@
+/*
+ * launch.h — from a plan and the bound pointers to one CUDA launch: its
+ * geometry, its specialisation, and its parameters by value. Pure host C,
+ * used by the CUDA plugin and by the emulator alike, so both take the same
+ * decisions (vector width, 32/64-bit indexing, grid size).
+ */
+#ifndef DML_CUDA_LAUNCH_H
+#define DML_CUDA_LAUNCH_H
+
+#include "core/plan.h"
+#include "gather_params.h"
+
+typedef struct dml_cuda_launch {
+    /* The whole gather is one contiguous block: a cudaMemcpyAsync. */
+    int is_copy;
+    const void* copy_source;
+    void* copy_destination;
+    uint64_t copy_bytes;
+
+    /* Otherwise a kernel, specialised by these (compile-time in the kernel). */
+    uint32_t element_size;
+    int mode;       /* dml_cuda_mode */
+    int wide;       /* 64-bit indexing */
+    int reverse;    /* REVERSE_SUBSEQUENCES */
+    int outer_rank; /* 0..2 when the kernel is specialised for it, else -1 */
+    uint32_t grid;  /* blocks */
+    uint32_t block; /* threads per block */
+    dml_gather_params params;
+} dml_cuda_launch;
+
+/* Decides everything about the launch of `plan` on these pointers, for a GPU
+ * with sm_count multiprocessors. Never fails: every plan has a launch. */
+void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch);
+
+/* Fast division by d (1 <= d < 2^31) for dividends below 2^31. */
+dml_divisor32 dml_divisor32_make(uint32_t d);
+
+#endif /* DML_CUDA_LAUNCH_H */

@@ -1,0 +1,135 @@
+/*
+ * dmlcoalesce — how well the CUDA gather kernels coalesce their memory
+ * accesses, measured without a GPU: each case is compiled to a plan as
+ * CompileOperator does, given to the CUDA launcher (cuda/launch.c) for a GPU
+ * with --sm multiprocessors, and run by the emulator (cuda/emulator.c), which
+ * executes the kernels' per-thread code over the exact grid and counts, per
+ * warp and per memory instruction, the distinct 32-byte sectors touched
+ * against the bytes requested.
+ *
+ *   dmlcoalesce [--csv] [--bytes N] [--row-bytes N] [--sm N]
+ *
+ * Cases: SLICE1, SLICE and REVERSE_SUBSEQUENCES x element size 1, 2, 4, 8 x
+ * the patterns of gather_cases.h (those that apply to the operator), each with
+ * an output of about --bytes (default 256 KiB) in rows of --row-bytes
+ * (default 1024), buffers 64-byte aligned, random sequence lengths from a
+ * fixed seed, for a GPU of --sm multiprocessors (default 132, an H100 SXM).
+ *
+ * Columns: the launch (copy: one cudaMemcpyAsync; else the mode scalar,
+ * vector or vector-reversed, the index width, grid x block), load and store
+ * sector efficiency (bytes requested / bytes of sectors touched; a copy
+ * counts as 1.00; a broadcast load can exceed 1), and the warp-level load and
+ * store instructions. The sequence-length loads of REVERSE_SUBSEQUENCES are
+ * counted apart (len reqs: their warp instructions; mostly broadcasts of one
+ * length to the whole warp).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "emulator.h"
+#include "gather_cases.h"
+#include "launch.h"
+
+static const char* mode_name(const dml_cuda_launch* l)
+{
+    if (l->is_copy)
+        return "copy";
+    switch (l->mode) {
+    case DML_CUDA_MODE_VECTOR: return "vector";
+    case DML_CUDA_MODE_VECTOR_REVERSED: return "vector-reversed";
+    default: return "scalar";
+    }
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: dmlcoalesce [--csv] [--bytes N] [--row-bytes N] [--sm N]\n");
+    exit(2);
+}
+
+int main(int argc, char** argv)
+{
+    int csv = 0;
+    uint64_t bytes = 256 * 1024;
+    uint32_t sm_count = 132, row_bytes = 1024;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--csv"))
+            csv = 1;
+        else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
+            bytes = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--row-bytes") && i + 1 < argc)
+            row_bytes = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--sm") && i + 1 < argc)
+            sm_count = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else
+            usage();
+    }
+    if (bytes < 1024 || bytes > (64u << 20) || sm_count == 0 || row_bytes < 16 || row_bytes > (1u << 20))
+        usage();
+
+    static const DML_OPERATOR_TYPE types[] = { DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE,
+        DML_OPERATOR_REVERSE_SUBSEQUENCES };
+    static const uint32_t sizes[] = { 1, 2, 4, 8 };
+    if (csv)
+        printf("operator,element_size,pattern,output_bytes,mode,index_bits,grid,block,load_efficiency,"
+               "store_efficiency,load_requests,store_requests,length_requests\n");
+    else
+        printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s\n", "operator", "elem", "pattern", "out bytes",
+            "launch", "load", "store", "ld reqs", "st reqs", "len reqs");
+    int failures = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            for (int pattern = 0; pattern < PATTERN_COUNT; ++pattern) {
+                gather_case c;
+                if (!gather_pattern_case(types[t], sizes[s], pattern, bytes, row_bytes, &c))
+                    continue;
+                dml_op_desc op;
+                dml_plan plan;
+                if (gather_case_compile(&c, &op, &plan) < 0) {
+                    fprintf(stderr, "dmlcoalesce: %s %s: %s\n", gather_operator_name(c.type),
+                        gather_pattern_name(pattern), dml_error_last());
+                    ++failures;
+                    continue;
+                }
+                gather_buffers b;
+                const uint32_t offsets[3] = { 0, 0, 0 };
+                if (gather_buffers_alloc(&c, offsets, 1, &b) < 0) {
+                    fprintf(stderr, "dmlcoalesce: out of memory\n");
+                    return 1;
+                }
+                dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+                dml_cuda_launch launch;
+                dml_cuda_prepare(&plan, &args, sm_count, &launch);
+                dml_coalescing stats;
+                if (dml_cuda_emulate(&launch, &stats) < 0) {
+                    fprintf(stderr, "dmlcoalesce: tracing ran out of memory\n");
+                    return 1;
+                }
+                uint64_t out_bytes = plan.element_count * plan.element_size;
+                double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
+                const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
+                if (csv) {
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu\n", gather_operator_name(c.type),
+                        sizes[s], gather_pattern_name(pattern), (unsigned long long)out_bytes, mode_name(&launch),
+                        bits, launch.grid, launch.block, load, store, (unsigned long long)stats.load_requests,
+                        (unsigned long long)stats.store_requests, (unsigned long long)stats.length_requests);
+                } else {
+                    char what[64];
+                    if (launch.is_copy)
+                        snprintf(what, sizeof what, "copy");
+                    else
+                        snprintf(what, sizeof what, "%s/%s %ux%u", mode_name(&launch), bits, launch.grid,
+                            launch.block);
+                    printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8llu\n",
+                        gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
+                        (unsigned long long)out_bytes, what, load, store, (unsigned long long)stats.load_requests,
+                        (unsigned long long)stats.store_requests, (unsigned long long)stats.length_requests);
+                }
+                gather_buffers_free(&b);
+            }
+        }
+    }
+    return failures ? 1 : 0;
+}

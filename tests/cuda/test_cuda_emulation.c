@@ -1,0 +1,623 @@
+/*
+ * The CUDA launcher (cuda/launch.c) and the kernels' per-thread code
+ * (cuda/gather_thread.h), executed on the CPU by the emulator over the exact
+ * launch geometry, against a naive reference written from the spec
+ * (reference.c). Operators go through validation and plan building as
+ * CreateOperator and CompileOperator do them. Every output byte is compared,
+ * including the sentinel bytes before, after and between the output elements.
+ *
+ *  - random operators: SLICE1 (signed strides), SLICE, REVERSE_SUBSEQUENCES
+ *    (UINT32/UINT64 lengths including 0, 1, above the axis, UINT*_MAX), ranks
+ *    1-8, element sizes 1/2/4/8, packed, padded, permuted and broadcast input
+ *    layouts, packed, padded and permuted outputs, buffer offsets multiples of
+ *    16 (not always of 32/64) and sometimes only of the element size, SM
+ *    counts 1, 2, 132, with and without coalescing statistics;
+ *  - targeted launches that must pick each mode: copy, vector, reversed
+ *    vector, scalar fallback, vector heads and tails, and 64-bit indexing on
+ *    inputs spanning gigabytes of address space of which only the reachable
+ *    pages exist.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "emulator.h"
+#include "gather_cases.h"
+#include "launch.h"
+#include "reference.h"
+
+static const uint32_t sm_counts[] = { 1, 2, 132 };
+
+static int quick(void)
+{
+    const char* v = getenv("DML_TEST_QUICK");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* ---- random numbers ----------------------------------------------------- */
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) /* [0, n) */
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return n ? (uint32_t)((rng_state >> 33) % n) : 0;
+}
+
+/* ---- running a case ----------------------------------------------------- */
+
+typedef struct outcome {
+    dml_cuda_launch launch;
+    dml_coalescing stats;
+    dml_plan plan;
+} outcome;
+
+/* Compiles, prepares for sm_count, emulates (with statistics when asked) and
+ * compares with the reference; buffer offsets in bytes. */
+static void run_case(const gather_case* c, const uint32_t offsets[3], uint32_t sm_count, int with_stats,
+    uint64_t seed, const char* what, outcome* o)
+{
+    dml_op_desc op;
+    DML_RESULT r = gather_case_compile(c, &op, &o->plan);
+    ck_assert_msg(r >= 0, "%s: the case does not validate: %s", what, dml_error_last());
+    gather_buffers b;
+    ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_cuda_prepare(&o->plan, &args, sm_count, &o->launch);
+    ck_assert_int_eq(dml_cuda_emulate(&o->launch, with_stats ? &o->stats : NULL), 0);
+    reference_gather(c, &b);
+    uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+    ck_assert_msg(wrong == 0,
+        "%s: %llu output bytes differ from the reference, first at byte %llu of the block (output at %u; %s launch, "
+        "mode %d, wide %d)",
+        what, (unsigned long long)wrong, (unsigned long long)first, offsets[2],
+        o->launch.is_copy ? "copy" : "kernel", o->launch.mode, o->launch.wide);
+    if (with_stats && !o->launch.is_copy)
+        ck_assert_uint_eq(o->stats.store_bytes, o->plan.element_count * o->plan.element_size);
+    gather_buffers_free(&b);
+}
+
+/* ---- random cases ------------------------------------------------------- */
+
+typedef enum layout { PACKED, PADDED, ALIGNED, PERMUTED, BROADCAST, LAYOUT_COUNT } layout;
+
+/* Strides for sizes in a layout: PADDED adds 0-3 elements per dimension,
+ * ALIGNED pads rows to 16-byte multiples (what vector launches need), PERMUTED
+ * lays the dimensions out in a random order (padded), BROADCAST sets some
+ * strides to 0 (inputs only). Returns 0 for packed (NULL strides). */
+static int make_layout(layout l, uint32_t rank, const uint32_t* sizes, uint32_t e, uint32_t* strides)
+{
+    if (l == PACKED)
+        return 0;
+    uint32_t order[GATHER_MAX_RANK];
+    for (uint32_t i = 0; i < rank; ++i)
+        order[i] = i;
+    if (l == PERMUTED)
+        for (uint32_t i = rank; i-- > 1;) {
+            uint32_t j = rnd(i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    uint64_t pitch = 1;
+    for (uint32_t k = rank; k-- > 0;) { /* innermost in memory first */
+        uint32_t d = order[k];
+        strides[d] = (uint32_t)pitch;
+        uint64_t extent = sizes[d];
+        if (l == PADDED || l == PERMUTED)
+            extent += rnd(4);
+        pitch *= extent;
+        if (l == ALIGNED && k == rank - 1) {
+            uint32_t lanes = 16 / e;
+            pitch = (pitch + lanes - 1) / lanes * lanes + lanes * rnd(2);
+        }
+    }
+    if (l == BROADCAST)
+        for (uint32_t i = 0; i < rank; ++i)
+            if (rnd(3) == 0)
+                strides[i] = 0;
+    return 1;
+}
+
+/* Output sizes with a product of at most budget; the innermost often long. */
+static void random_sizes(uint32_t rank, uint32_t budget, uint32_t* sizes)
+{
+    uint64_t product = 1;
+    for (uint32_t i = rank; i-- > 0;) {
+        uint32_t cap = i == rank - 1 ? (rnd(2) ? 200 : 40) : (rnd(3) ? 4 : 9);
+        uint64_t room = budget / product;
+        if (room < 1)
+            room = 1;
+        if (cap > room)
+            cap = (uint32_t)room;
+        sizes[i] = 1 + rnd(cap);
+        product *= sizes[i];
+    }
+}
+
+static void random_case(gather_case* c, uint32_t budget)
+{
+    static const DML_OPERATOR_TYPE types[] = { DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE,
+        DML_OPERATOR_REVERSE_SUBSEQUENCES };
+    memset(c, 0, sizeof *c);
+    c->type = types[rnd(3)];
+    c->element_size = 1u << rnd(4);
+    c->rank = 1 + rnd(8);
+    const uint32_t rank = c->rank, e = c->element_size;
+    random_sizes(rank, budget, c->out_sizes);
+    if (c->type == DML_OPERATOR_REVERSE_SUBSEQUENCES) {
+        memcpy(c->in_sizes, c->out_sizes, sizeof c->in_sizes);
+        c->axis = rnd(rank);
+        c->lengths_size = rnd(2) ? 8 : 4;
+        c->length_kind = rnd(6) == 0 ? (gather_length_kind)(1 + rnd(2)) : GATHER_LENGTHS_RANDOM;
+        uint32_t len_sizes[GATHER_MAX_RANK];
+        gather_lengths_sizes(c, len_sizes);
+        /* lengths packed, padded, or broadcast along the innermost dimensions
+         * (the layout vector launches of REVERSE_SUBSEQUENCES need) */
+        int kind = rnd(3);
+        c->len_packed = !make_layout(kind == 0 ? PACKED : kind == 1 ? PADDED : BROADCAST, rank, len_sizes,
+            c->lengths_size, c->len_strides);
+        if (kind == 2)
+            for (uint32_t i = rank; i-- > 0 && rnd(3);)
+                c->len_strides[i] = 0;
+    } else {
+        for (uint32_t i = 0; i < rank; ++i) {
+            uint32_t o = c->out_sizes[i];
+            uint32_t s = rnd(3) ? 1 : 2 + rnd(2);
+            uint32_t offset = rnd(3) == 0 ? rnd(5) : 0;
+            uint32_t window = (o - 1) * s + 1 + rnd(s);
+            if (rnd(5) == 0)
+                window += rnd(3) * s; /* more reachable than the output takes */
+            c->offsets[i] = offset;
+            c->window_sizes[i] = window;
+            c->in_sizes[i] = offset + window + (rnd(3) == 0 ? rnd(4) : 0);
+            if (c->type == DML_OPERATOR_SLICE1) {
+                int32_t stride = (int32_t)s;
+                if (o == 1 && rnd(4) == 0)
+                    stride = rnd(2) ? INT32_MAX : INT32_MIN; /* any stride reaches one element */
+                c->window_strides[i] = rnd(3) == 0 && stride != INT32_MIN ? -stride : stride;
+            } else {
+                c->slice_strides[i] = o == 1 && rnd(4) == 0 ? UINT32_MAX : s;
+            }
+        }
+    }
+    static const layout in_layouts[] = { PACKED, PADDED, ALIGNED, ALIGNED, PERMUTED, BROADCAST };
+    static const layout out_layouts[] = { PACKED, PADDED, ALIGNED, ALIGNED, PERMUTED };
+    c->in_packed = !make_layout(in_layouts[rnd(6)], rank, c->in_sizes, e, c->in_strides);
+    c->out_packed = !make_layout(out_layouts[rnd(5)], rank, c->out_sizes, e, c->out_strides);
+}
+
+static void random_offsets(uint32_t e, uint32_t* offsets)
+{
+    for (int i = 0; i < 3; ++i)
+        offsets[i] = rnd(4) ? 16 * rnd(4) : e * rnd(16); /* mostly 0/16/32/48; else any multiple of e */
+    offsets[1] = offsets[1] / 8 * 8; /* lengths: UINT64-aligned */
+}
+
+static void random_cases(uint64_t seed, int count)
+{
+    rng_state = seed;
+    int modes[5] = { 0, 0, 0, 0, 0 }; /* scalar, vector, reversed, copy, heads */
+    for (int i = 0; i < count; ++i) {
+        gather_case c;
+        random_case(&c, rnd(4) ? 600 : 5000);
+        uint32_t offsets[3];
+        random_offsets(c.element_size, offsets);
+        char what[96];
+        snprintf(what, sizeof what, "random case %d (seed %llu, %s, rank %u, e %u)", i, (unsigned long long)seed,
+            gather_operator_name(c.type), c.rank, c.element_size);
+        outcome o;
+        run_case(&c, offsets, sm_counts[rnd(3)], rnd(4) == 0, seed * 1000 + (uint64_t)i, what, &o);
+        if (o.launch.is_copy)
+            modes[3]++;
+        else
+            modes[o.launch.mode]++;
+        if (!o.launch.is_copy && o.launch.mode != DML_CUDA_MODE_SCALAR &&
+            o.launch.params.row_length % o.launch.params.lanes)
+            modes[4]++;
+    }
+    printf("seed %llu: %d cases: scalar %d, vector %d, reversed vector %d (%d with heads or tails), copy %d\n",
+        (unsigned long long)seed, count, modes[0], modes[1], modes[2], modes[4], modes[3]);
+    if (count >= 400) { /* the generator must reach every mode */
+        ck_assert_int_gt(modes[0], 0);
+        ck_assert_int_gt(modes[1], 0);
+        ck_assert_int_gt(modes[2], 0);
+        ck_assert_int_gt(modes[3], 0);
+        ck_assert_int_gt(modes[4], 0);
+    }
+}
+
+START_TEST(random_operators)
+{
+    random_cases(1000 + (uint64_t)_i, quick() ? 150 : 1500);
+}
+END_TEST
+
+/* ---- targeted launches -------------------------------------------------- */
+
+/* SLICE1 of rows: input {R, W}, window {R, n} at inner offset `offset` with
+ * inner stride `stride` (+1/-1), output {R, n} with row pitch out_pitch. */
+static void rows_case(gather_case* c, uint32_t e, uint32_t R, uint32_t W, uint32_t n, uint32_t offset, int32_t stride,
+    uint32_t out_pitch)
+{
+    memset(c, 0, sizeof *c);
+    c->type = DML_OPERATOR_SLICE1;
+    c->element_size = e;
+    c->rank = 2;
+    c->in_sizes[0] = R;
+    c->in_sizes[1] = W;
+    c->in_packed = 1;
+    c->out_sizes[0] = R;
+    c->out_sizes[1] = n;
+    c->out_packed = out_pitch == n;
+    c->out_strides[0] = out_pitch;
+    c->out_strides[1] = 1;
+    c->window_sizes[0] = R;
+    c->window_sizes[1] = n;
+    c->window_strides[0] = 1;
+    c->window_strides[1] = stride;
+    c->offsets[1] = offset;
+}
+
+static const char* mode_text(int mode)
+{
+    return mode == DML_CUDA_MODE_VECTOR ? "vector" : mode == DML_CUDA_MODE_VECTOR_REVERSED ? "reversed" : "scalar";
+}
+
+static void expect_mode(const gather_case* c, const uint32_t offsets[3], int mode, const char* what)
+{
+    for (size_t s = 0; s < sizeof sm_counts / sizeof sm_counts[0]; ++s) {
+        outcome o;
+        run_case(c, offsets, sm_counts[s], 1, 77 + s, what, &o);
+        ck_assert_msg(!o.launch.is_copy, "%s: a copy launch", what);
+        ck_assert_msg(o.launch.mode == mode, "%s: mode %s, expected %s", what, mode_text(o.launch.mode),
+            mode_text(mode));
+        ck_assert_msg(!o.launch.wide, "%s: 64-bit indexing", what);
+        if (mode != DML_CUDA_MODE_SCALAR) {
+            /* heads and tails are decided per row at run time */
+            ck_assert_msg(o.launch.params.lanes == 16 / c->element_size, "%s: lanes %u", what, o.launch.params.lanes);
+            /* (coalescing is test_coalescing's: these rows are short, and
+             * their heads and tails are stored element by element) */
+        }
+    }
+}
+
+START_TEST(vector_on_aligned_rows)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        uint32_t lanes = 16 / e;
+        gather_case c;
+        const uint32_t zero[3] = { 0, 0, 0 }, sixteen[3] = { 16, 0, 48 };
+        rows_case(&c, e, 8, 8 * lanes + lanes, 8 * lanes, 0, 1, 8 * lanes); /* input rows padded */
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR, "vector");
+        expect_mode(&c, sixteen, DML_CUDA_MODE_VECTOR, "vector, buffers at 16 and 48");
+        rows_case(&c, e, 8, 21 * lanes, 20 * lanes - 1, 0, 1, 21 * lanes); /* one element short: a tail */
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR, "vector with a tail");
+        /* the window one vector in */
+        rows_case(&c, e, 5, 10 * lanes, 8 * lanes, lanes, 1, 8 * lanes);
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR, "vector, window a vector in");
+    }
+}
+END_TEST
+
+START_TEST(reversed_vector_on_aligned_rows)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        uint32_t lanes = 16 / e;
+        gather_case c;
+        const uint32_t zero[3] = { 0, 0, 0 }, mixed[3] = { 48, 0, 16 };
+        rows_case(&c, e, 6, 8 * lanes, 8 * lanes, 0, -1, 8 * lanes);
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR_REVERSED, "reversed vector");
+        expect_mode(&c, mixed, DML_CUDA_MODE_VECTOR_REVERSED, "reversed vector, buffers at 48 and 16");
+        /* a window of 20*lanes - 1: the reversed rows start at element
+         * 20*lanes - 2; with the output one element past a 16-byte boundary
+         * (a head of lanes - 1) the first vector reads from 18*lanes: aligned */
+        rows_case(&c, e, 6, 20 * lanes, 20 * lanes - 1, 0, -1, 20 * lanes);
+        const uint32_t out_off[3] = { 0, 0, 16 + e };
+        expect_mode(&c, out_off, DML_CUDA_MODE_VECTOR_REVERSED, "reversed vector with a head");
+    }
+}
+END_TEST
+
+START_TEST(vector_or_scalar_when_misaligned)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        uint32_t lanes = 16 / e;
+        gather_case c;
+        const uint32_t zero[3] = { 0, 0, 0 };
+        /* the window starts one element into aligned rows; the output is
+         * aligned: misaligned input vectors are read as two aligned ones */
+        rows_case(&c, e, 4, 9 * lanes, 8 * lanes, 1, 1, 8 * lanes);
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR, "vector: input misaligned relative to the output");
+        rows_case(&c, e, 4, 9 * lanes, 8 * lanes, 1, -1, 8 * lanes);
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR_REVERSED, "reversed vector: input misaligned");
+        /* output rows whose pitch is not a multiple of 16 bytes: every row
+         * finds its own head */
+        rows_case(&c, e, 4, 8 * lanes, 8 * lanes, 0, 1, 8 * lanes + 1);
+        expect_mode(&c, zero, DML_CUDA_MODE_VECTOR, "vector: output pitch not a multiple of 16 bytes");
+        /* rows too short to carry a vector */
+        if (lanes > 2) {
+            rows_case(&c, e, 64, 2 * lanes, lanes - 1, 0, 1, lanes);
+            expect_mode(&c, zero, DML_CUDA_MODE_SCALAR, "scalar: rows shorter than a vector");
+        }
+        /* inner window stride 2 */
+        rows_case(&c, e, 4, 16 * lanes, 8 * lanes, 0, 2, 8 * lanes);
+        c.window_sizes[1] = 16 * lanes - 1;
+        expect_mode(&c, zero, DML_CUDA_MODE_SCALAR, "scalar: stride 2");
+    }
+}
+END_TEST
+
+START_TEST(vector_heads_and_tails)
+{
+    for (uint32_t e = 1; e <= 4; e *= 2) {
+        uint32_t lanes = 16 / e;
+        for (uint32_t shift = 1; shift < lanes; ++shift) {
+            /* the output starts shift elements past a 16-byte boundary, the
+             * window as many elements into its aligned rows: same alignment */
+            gather_case c;
+            uint32_t n = 20 * lanes + (shift % 3);
+            rows_case(&c, e, 3, 22 * lanes, n, shift, 1, 21 * lanes);
+            const uint32_t offsets[3] = { 16, 0, 32 + shift * e };
+            uint32_t head = lanes - shift;
+            char what[80];
+            snprintf(what, sizeof what, "head/tail e=%u shift %u", e, shift);
+            expect_mode(&c, offsets, DML_CUDA_MODE_VECTOR, what);
+            /* reversed: the window's last element is read first */
+            rows_case(&c, e, 3, 22 * lanes, n, 0, -1, 21 * lanes);
+            /* input row r starts (reversed) at element n - 1: vectors end on
+             * boundaries when (n - 1 - head - (lanes - 1)) is a multiple of lanes */
+            uint32_t offsets_r[3] = { 0, 0, 0 };
+            uint32_t misalign = (n - head) % lanes; /* elements the input must move by */
+            offsets_r[0] = (lanes - misalign) % lanes * e;
+            offsets_r[2] = 32 + shift * e;
+            snprintf(what, sizeof what, "reversed head/tail e=%u shift %u", e, shift);
+            expect_mode(&c, offsets_r, DML_CUDA_MODE_VECTOR_REVERSED, what);
+        }
+    }
+}
+END_TEST
+
+START_TEST(copy_launches)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        gather_case c;
+        /* whole rows 2..5 of a packed {8, 37}: one contiguous block */
+        rows_case(&c, e, 8, 37, 37, 0, 1, 37);
+        c.out_sizes[0] = 4;
+        c.offsets[0] = 2;
+        c.window_sizes[0] = 4;
+        const uint32_t offsets[3] = { 16, 0, e };
+        outcome o;
+        run_case(&c, offsets, 132, 1, 5, "copy", &o);
+        ck_assert(o.launch.is_copy);
+        ck_assert_uint_eq(o.launch.copy_bytes, 4 * 37 * e);
+        /* a REVERSE_SUBSEQUENCES is never a copy, even with lengths 0 */
+        gather_case r;
+        ck_assert(gather_pattern_case(DML_OPERATOR_REVERSE_SUBSEQUENCES, e, PATTERN_COPY, 4096, 1024, &r));
+        run_case(&r, offsets, 2, 1, 6, "RS lengths 0", &o);
+        ck_assert(!o.launch.is_copy);
+    }
+}
+END_TEST
+
+/* The spec's REVERSE_SUBSEQUENCES examples, through the launcher. */
+START_TEST(spec_examples)
+{
+    for (int example = 0; example < 2; ++example) {
+        gather_case c;
+        memset(&c, 0, sizeof c);
+        c.type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+        c.element_size = 4;
+        c.rank = 4;
+        uint32_t sizes[4] = { 1, 1, 3, 4 };
+        memcpy(c.in_sizes, sizes, sizeof sizes);
+        memcpy(c.out_sizes, sizes, sizeof sizes);
+        c.in_packed = c.out_packed = c.len_packed = 1;
+        c.lengths_size = 4;
+        c.axis = example == 0 ? 3 : 2;
+        dml_op_desc op;
+        dml_plan plan;
+        ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+        const uint32_t offsets[3] = { 0, 0, 0 };
+        gather_buffers b;
+        ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 1, &b), 0);
+        float in[12];
+        for (int i = 0; i < 12; ++i)
+            in[i] = (float)(i + 1);
+        memcpy(b.base[0], in, sizeof in);
+        const uint32_t l1[3] = { 2, 4, 3 }, l2[4] = { 2, 3, 1, 0 };
+        memcpy(b.base[1], example == 0 ? l1 : l2, example == 0 ? sizeof l1 : sizeof l2);
+        static const float want[2][12] = { { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 },
+            { 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12 } };
+        for (size_t s = 0; s < sizeof sm_counts / sizeof sm_counts[0]; ++s) {
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+            dml_cuda_launch launch;
+            dml_cuda_prepare(&plan, &args, sm_counts[s], &launch);
+            memset(b.base[2], 0, 48);
+            ck_assert_int_eq(dml_cuda_emulate(&launch, NULL), 0);
+            ck_assert_mem_eq(b.base[2], want[example], sizeof want[example]);
+        }
+        gather_buffers_free(&b);
+    }
+}
+END_TEST
+
+/* ---- 64-bit indexing ---------------------------------------------------- */
+
+/* An input reserved in address space but backed only where read: the pages
+ * of each reachable element range are made readable and filled; any other
+ * access faults (and fails the case). */
+typedef struct sparse {
+    unsigned char* base;
+    size_t span;
+} sparse;
+
+static int sparse_reserve(sparse* s, uint64_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    s->span = (bytes + page - 1) / page * page;
+    void* p = mmap(NULL, s->span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    s->base = p;
+    return 0;
+}
+
+static void sparse_touch(sparse* s, uint64_t from, uint64_t bytes, uint64_t seed)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t first = from / page * page, last = (from + bytes + page - 1) / page * page;
+    ck_assert_int_eq(mprotect(s->base + first, last - first, PROT_READ | PROT_WRITE), 0);
+    for (uint64_t k = from; k < from + bytes; ++k)
+        s->base[k] = (unsigned char)((k * 2654435761u + seed) >> 7);
+}
+
+/* Runs c (whose input is huge) against the reference; rows[] are the element
+ * ranges of the input that are read: [start, start + count) in elements. */
+static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int range_count, int mode, const char* what)
+{
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(!plan.index32, "%s: the plan has 32-bit indexing", what);
+    uint64_t in_bytes = gather_tensor_bytes(c, 0);
+    ck_assert_uint_gt(in_bytes, (uint64_t)INT32_MAX);
+    sparse s;
+    if (sparse_reserve(&s, in_bytes + 64) < 0) {
+        printf("%s: skipped: cannot reserve %llu bytes of address space\n", what, (unsigned long long)in_bytes);
+        return;
+    }
+    for (int i = 0; i < range_count; ++i)
+        sparse_touch(&s, 16 + ranges[i][0] * c->element_size, ranges[i][1] * c->element_size, (uint64_t)i);
+
+    /* lengths and output: ordinary buffers (the input's block stands in empty) */
+    gather_case small = *c;
+    small.in_packed = 1;
+    for (uint32_t i = 0; i < small.rank; ++i)
+        small.in_sizes[i] = small.out_sizes[i];
+    if (small.type != DML_OPERATOR_REVERSE_SUBSEQUENCES)
+        for (uint32_t i = 0; i < small.rank; ++i) {
+            small.offsets[i] = 0;
+            small.window_sizes[i] = small.out_sizes[i];
+            small.window_strides[i] = 1;
+        }
+    const uint32_t offsets[3] = { 0, 0, 16 };
+    gather_buffers b;
+    ck_assert_int_eq(gather_buffers_alloc(&small, offsets, 3, &b), 0);
+    free(b.block[0]);
+    b.block[0] = NULL;
+    b.base[0] = s.base + 16;
+    for (size_t k = 0; k < sizeof sm_counts / sizeof sm_counts[0]; ++k) {
+        for (uint64_t i = 0; i < b.block_bytes[2]; ++i) /* sentinels again */
+            b.block[2][i] = gather_sentinel(i);
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&plan, &args, sm_counts[k], &launch);
+        ck_assert_msg(launch.wide && !launch.is_copy, "%s: not a 64-bit kernel launch", what);
+        ck_assert_msg(launch.mode == mode, "%s: mode %s, expected %s", what, mode_text(launch.mode),
+            mode_text(mode));
+        dml_coalescing stats;
+        ck_assert_int_eq(dml_cuda_emulate(&launch, k == 0 ? &stats : NULL), 0);
+        if (k == 0) {
+            reference_gather(c, &b); /* into expected, once */
+        }
+        uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+        ck_assert_msg(wrong == 0, "%s: %llu bytes differ, first at %llu", what, (unsigned long long)wrong,
+            (unsigned long long)first);
+    }
+    munmap(s.base, s.span);
+    gather_buffers_free(&b);
+}
+
+START_TEST(wide_indexing)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        /* rows 1 GiB + 64 elements apart: at least 3 GiB of input for bytes */
+        uint64_t pitch = (e >= 4 ? (1ull << 29) : (1ull << 30)) + 64;
+        uint32_t R = 3, n = 64;
+        gather_case c;
+        char what[64];
+        /* vector: window starting at 2^29 (or 2^30) + 16 */
+        rows_case(&c, e, R, (uint32_t)pitch, n, (uint32_t)(pitch - 64) - 64 / e, 1, n);
+        uint64_t start = c.offsets[1];
+        uint64_t ranges[3][2];
+        for (uint32_t r = 0; r < R; ++r) {
+            ranges[r][0] = r * pitch + start;
+            ranges[r][1] = n;
+        }
+        snprintf(what, sizeof what, "wide vector e=%u", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, what);
+        /* reversed */
+        c.window_strides[1] = -1;
+        snprintf(what, sizeof what, "wide reversed e=%u", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR_REVERSED, what);
+        /* vector: window one element further (misaligned relative to the
+         * output: each vector read as the two aligned vectors holding it) */
+        c.window_strides[1] = 1;
+        c.offsets[1] += 1;
+        for (uint32_t r = 0; r < R; ++r)
+            ranges[r][0] += 1;
+        snprintf(what, sizeof what, "wide misaligned e=%u", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, what);
+    }
+    /* REVERSE_SUBSEQUENCES over rows far apart (input strides {pitch, 1}),
+     * axis 0, lengths broadcast along the row, and axis 1, the reversal along
+     * the row: both vector */
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        for (uint32_t axis = 0; axis < 2; ++axis) {
+            uint64_t pitch = (e >= 4 ? (1ull << 29) : (1ull << 30)) + 64;
+            gather_case c;
+            memset(&c, 0, sizeof c);
+            c.type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+            c.element_size = e;
+            c.rank = 2;
+            c.in_sizes[0] = c.out_sizes[0] = 4;
+            c.in_sizes[1] = c.out_sizes[1] = 48;
+            c.in_strides[0] = (uint32_t)pitch;
+            c.in_strides[1] = 1;
+            c.out_packed = 1;
+            c.axis = axis;
+            c.lengths_size = axis ? 8 : 4;
+            c.len_packed = axis == 1;
+            c.length_kind = GATHER_LENGTHS_RANDOM;
+            uint64_t ranges[4][2];
+            for (uint32_t r = 0; r < 4; ++r) {
+                ranges[r][0] = r * pitch;
+                ranges[r][1] = 48;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "wide RS e=%u axis %u", e, axis);
+            run_wide(&c, (const uint64_t(*)[2])ranges, 4, DML_CUDA_MODE_VECTOR, what);
+        }
+    }
+}
+END_TEST
+
+static Suite* suite(void)
+{
+    Suite* s = suite_create("cuda_emulation");
+    TCase* tc = tcase_create("emulation");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, random_operators, 0, 4);
+    tcase_add_test(tc, vector_on_aligned_rows);
+    tcase_add_test(tc, reversed_vector_on_aligned_rows);
+    tcase_add_test(tc, vector_or_scalar_when_misaligned);
+    tcase_add_test(tc, vector_heads_and_tails);
+    tcase_add_test(tc, copy_launches);
+    tcase_add_test(tc, spec_examples);
+    tcase_add_test(tc, wide_indexing);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner* runner = srunner_create(suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
