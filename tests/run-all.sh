@@ -2,7 +2,8 @@
 # Builds the project and runs every test three ways:
 #   1. the normal build (RelWithDebInfo), every CTest test;
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
-#   3. the normal build's suites under valgrind memcheck (CTest label "valgrind").
+#   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
+# and, on the normal build, random ONNX cases against onnxruntime.
 # Build trees: build/ and build-asan/ at the repository root.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +15,9 @@ step "normal build"
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build" -j "$jobs"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
+
+step "conformance against onnxruntime (skipped where it cannot be installed)"
+"$root/tests/run-conformance-ort.sh" "$root/build"
 
 step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null

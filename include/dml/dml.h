@@ -481,6 +481,9 @@ DML_API void dmlSetMessageCallback(DML_MESSAGE_CALLBACK callback, void* context)
 
 DML_API DML_RESULT dmlCreateDevice(const DML_DEVICE_DESC* desc, DMLDevice* device);
 DML_API DML_RESULT dmlDeviceGetDeviceRemovedReason(DMLDevice device);
+/* The adapter a device runs on (its backend, index, description, ...). An
+ * extension of this runtime: DirectML hosts ask D3D12 instead. */
+DML_API DML_RESULT dmlDeviceGetAdapterInfo(DMLDevice device, DML_ADAPTER_INFO* info);
 DML_API DML_RESULT dmlDeviceCheckFeatureSupport(DMLDevice device, DML_FEATURE feature,
     uint32_t querySize, const void* query, uint32_t supportSize, void* support);
 DML_API DML_RESULT dmlDeviceCreateOperator(DMLDevice device, const DML_OPERATOR_DESC* desc, DMLOperator* op);

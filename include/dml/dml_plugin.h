@@ -105,10 +105,16 @@ typedef struct DMLPluginTable {
         const void* source, uint64_t size);
     DML_RESULT (*CommandQueueReadBuffer)(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset,
         void* destination, uint64_t size);
-    /* Version 1 ends here. Append only. */
+    /* Appended in ABI version 1 (the dispatcher checks StructSize before use). */
+    DML_RESULT (*DeviceGetAdapterInfo)(DMLDevice device, DML_ADAPTER_INFO* info);
+    /* Append only. */
 } DMLPluginTable;
 
 #define DML_PLUGIN_TABLE_ENTRY_OFFSET(index) (2 * sizeof(uint32_t) + sizeof(const char*) + (index) * sizeof(void (*)(void)))
+
+/* The smallest table the dispatcher accepts: the entries of the first release.
+ * Entries appended since are used only when StructSize covers them. */
+#define DML_PLUGIN_TABLE_MIN_SIZE DML_PLUGIN_TABLE_ENTRY_OFFSET(27)
 
 #ifdef __cplusplus
 #define DML_PLUGIN_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -122,7 +128,8 @@ DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, AddRef) == DML_PLUGIN_TABLE_EN
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCreateOperator) == DML_PLUGIN_TABLE_ENTRY_OFFSET(8), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandRecorderRecordDispatch) == DML_PLUGIN_TABLE_ENTRY_OFFSET(20), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandQueueReadBuffer) == DML_PLUGIN_TABLE_ENTRY_OFFSET(26), "plugin table layout");
-DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table version 1 has 27 entries");
+DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceGetAdapterInfo) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table layout");
+DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "the plugin table has 28 entries");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLObjectHeader, Dispatch) == 0, "dispatch pointer first");
 
 /* The one exported symbol of a plugin. Returns NULL when the plugin cannot

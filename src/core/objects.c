@@ -146,6 +146,22 @@ DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result)
     return dml_device_relay(device, result);
 }
 
+static DML_RESULT device_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
+{
+    static const char call[] = "dmlDeviceGetAdapterInfo";
+    dml_device* device = (dml_device*)handle;
+    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
+        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
+    if (!info)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: info is NULL", call);
+    DML_ADAPTER_INFO result;
+    DML_RESULT r = device->backend->get_adapter_info(device->adapter_index, &result);
+    if (r < 0)
+        return dml_device_relay(device, r);
+    *info = result;
+    return DML_S_OK;
+}
+
 /* device.c and dispatch.c */
 extern void dml_core_fill_device_entries(DMLPluginTable* table);
 
@@ -165,6 +181,7 @@ const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t
     t->AddRef = dml_object_add_ref;
     t->Release = dml_object_release;
     t->SetName = set_name;
+    t->DeviceGetAdapterInfo = device_adapter_info;
     t->DeviceCreateBindingTable = dml_binding_table_create;
     t->BindingTableBindInputs = dml_binding_table_bind_inputs;
     t->BindingTableBindOutputs = dml_binding_table_bind_outputs;

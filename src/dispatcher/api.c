@@ -121,6 +121,11 @@ DML_API DML_RESULT dmlDeviceGetDeviceRemovedReason(DMLDevice device)
     DMLD_FORWARD(DEVICE, device, DeviceGetDeviceRemovedReason, device);
 }
 
+DML_API DML_RESULT dmlDeviceGetAdapterInfo(DMLDevice device, DML_ADAPTER_INFO* info)
+{
+    DMLD_FORWARD(DEVICE, device, DeviceGetAdapterInfo, device, info);
+}
+
 DML_API DML_RESULT dmlDeviceCheckFeatureSupport(DMLDevice device, DML_FEATURE feature, uint32_t querySize,
     const void* query, uint32_t supportSize, void* support)
 {

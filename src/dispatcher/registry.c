@@ -110,9 +110,9 @@ static const char* table_problem(const DMLPluginTable* t, char* buffer, size_t s
             DML_PLUGIN_ABI_VERSION);
         return buffer;
     }
-    if (t->StructSize < sizeof(DMLPluginTable)) {
+    if (t->StructSize < DML_PLUGIN_TABLE_MIN_SIZE) {
         snprintf(buffer, size, "plugin table is %u bytes, ABI version %u needs at least %zu", t->StructSize,
-            DML_PLUGIN_ABI_VERSION, sizeof(DMLPluginTable));
+            DML_PLUGIN_ABI_VERSION, (size_t)DML_PLUGIN_TABLE_MIN_SIZE);
         return buffer;
     }
     if (!t->Backend || !t->Backend[0])

@@ -343,60 +343,27 @@ void tool_print_tensor(FILE* out, DML_TENSOR_DATA_TYPE type, uint32_t rank, cons
 
 /* ---- Devices ------------------------------------------------------------ */
 
-bool tool_choose_backend(const char* requested, char* name, size_t size, const char** why)
+const char* tool_selection_reason(const char* requested)
 {
+    if (requested && requested[0])
+        return "chosen with --backend";
     const char* env = getenv("DML_BACKEND");
-    if (requested && requested[0]) {
-        snprintf(name, size, "%s", requested);
-        *why = "chosen with --backend";
-        return true;
-    }
-    if (env && env[0]) {
-        snprintf(name, size, "%s", env);
-        *why = "forced by DML_BACKEND";
-        return true;
-    }
-    uint32_t count = 1;
-    DML_ADAPTER_INFO best;
-    tool_check(dmlEnumerateAdapters(&count, &best), "dmlEnumerateAdapters");
-    if (count == 0)
-        return false;
-    snprintf(name, size, "%s", best.Backend);
-    *why = "the available backend with the highest score";
-    return true;
-}
-
-static bool find_adapter(const char* backend, uint32_t index, DML_ADAPTER_INFO* adapter)
-{
-    uint32_t count = 0;
-    tool_check(dmlEnumerateAdapters(&count, NULL), "dmlEnumerateAdapters");
-    DML_ADAPTER_INFO* all = calloc(count ? count : 1, sizeof *all);
-    if (!all)
-        tool_fail("out of memory");
-    tool_check(dmlEnumerateAdapters(&count, all), "dmlEnumerateAdapters");
-    bool found = false;
-    for (uint32_t i = 0; i < count && !found; i++) {
-        if (strcmp(all[i].Backend, backend) == 0 && all[i].AdapterIndex == index) {
-            *adapter = all[i];
-            found = true;
-        }
-    }
-    free(all);
-    return found;
+    if (env && env[0])
+        return "forced by DML_BACKEND";
+    return "the available backend with the highest score";
 }
 
 void tool_device_open(tool_device* dev, const char* requested, bool with_queue)
 {
     memset(dev, 0, sizeof *dev);
-    if (!tool_choose_backend(requested, dev->backend, sizeof dev->backend, &dev->why)) {
-        /* Let dmlCreateDevice explain why nothing is available. */
-        DML_DEVICE_DESC desc = { "", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
-        tool_check(dmlCreateDevice(&desc, &dev->device), "dmlCreateDevice");
-        tool_fail("no backend is available");
-    }
-    DML_DEVICE_DESC desc = { dev->backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    /* A NULL Backend lets dmlCreateDevice choose exactly as it would for a
+     * host (DML_BACKEND, else the best); the device then says what it got. */
+    DML_DEVICE_DESC desc = { requested && requested[0] ? requested : NULL, 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     tool_check(dmlCreateDevice(&desc, &dev->device), "dmlCreateDevice");
-    dev->have_adapter = find_adapter(dev->backend, 0, &dev->adapter);
+    tool_check(dmlDeviceGetAdapterInfo(dev->device, &dev->adapter), "dmlDeviceGetAdapterInfo");
+    snprintf(dev->backend, sizeof dev->backend, "%s", dev->adapter.Backend);
+    dev->why = tool_selection_reason(requested);
     if (!with_queue)
         return;
     tool_check(dmlDeviceCreateCommandQueue(dev->device, NULL, &dev->queue), "dmlDeviceCreateCommandQueue");

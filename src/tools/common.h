@@ -57,15 +57,11 @@ typedef struct tool_device {
     DMLCommandRecorder recorder;
     char backend[DML_BACKEND_NAME_SIZE];
     const char* why;           /* why this backend: "--backend", "DML_BACKEND", "highest score" */
-    bool have_adapter;
-    DML_ADAPTER_INFO adapter;  /* adapter 0 of the backend, when it is listed */
+    DML_ADAPTER_INFO adapter;  /* the adapter the device runs on */
 } tool_device;
 
-/* Chooses the backend the way dmlCreateDevice does for a NULL Backend
- * (requested, else DML_BACKEND, else the best available), but names it
- * explicitly so the tool can say which one ran. Fills name and why; false
- * when no backend is available. */
-bool tool_choose_backend(const char* requested, char* name, size_t size, const char** why);
+/* Why dmlCreateDevice picks the backend it does for this request. */
+const char* tool_selection_reason(const char* requested);
 /* Creates the device and, when with_queue, a queue and a recorder; fatal on failure. */
 void tool_device_open(tool_device* dev, const char* requested, bool with_queue);
 void tool_device_close(tool_device* dev);

@@ -129,18 +129,14 @@ int main(int argc, char** argv)
     print_plugins();
     uint32_t adapters = print_adapters();
 
-    char backend[DML_BACKEND_NAME_SIZE];
-    const char* why = NULL;
-    if (!tool_choose_backend(requested, backend, sizeof backend, &why)) {
+    if (adapters == 0 && !(requested && requested[0])) {
         printf("\nNo backend is available.\n");
         return 1;
     }
-    printf("\nSelected backend: %s (%s)\n", backend, why);
-
     tool_device dev;
-    tool_device_open(&dev, backend, false);
-    if (dev.have_adapter)
-        printf("  adapter 0: %s\n", dev.adapter.Description);
+    tool_device_open(&dev, requested, false);
+    printf("\nSelected backend: %s (%s)\n", dev.backend, dev.why);
+    printf("  adapter %u: %s\n", dev.adapter.AdapterIndex, dev.adapter.Description);
     print_device_capabilities(&dev);
     tool_device_close(&dev);
     return adapters > 0 ? 0 : 1;

@@ -514,8 +514,7 @@ int main(int argc, char** argv)
     tool_device dev;
     tool_device_open(&dev, c.backend, true);
     printf("backend %s (%s)", dev.backend, dev.why);
-    if (dev.have_adapter)
-        printf(", adapter 0: %s", dev.adapter.Description);
+    printf(", adapter %u: %s", dev.adapter.AdapterIndex, dev.adapter.Description);
     printf("\n\n");
 
     int status = 0;

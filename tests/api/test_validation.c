@@ -877,6 +877,22 @@ START_TEST(feature_data_types)
 }
 END_TEST
 
+/* The device reports the adapter it runs on: the backend the suite asked for. */
+START_TEST(device_adapter_info)
+{
+    DML_ADAPTER_INFO info;
+    memset(&info, 0, sizeof info);
+    h_assert_ok(dmlDeviceGetAdapterInfo(H.device, &info));
+    ck_assert_str_eq(info.Backend, h_backend());
+    ck_assert_uint_eq(info.AdapterIndex, 0);
+    ck_assert_int_eq(info.MaxFeatureLevel, DML_FEATURE_LEVEL_5_0);
+    ck_assert_msg(info.Description[0] != '\0', "empty adapter description");
+    ck_assert_int_eq(dmlDeviceGetAdapterInfo(H.device, NULL), DML_E_INVALIDARG);
+    ck_assert_msg(strstr(dmlGetLastErrorMessage(), "info") != NULL, "message: %s", dmlGetLastErrorMessage());
+    ck_assert_int_eq(dmlDeviceGetAdapterInfo(NULL, &info), DML_E_INVALIDARG);
+}
+END_TEST
+
 START_TEST(feature_levels)
 {
     const DML_FEATURE_LEVEL req[3] = { DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_5_0, DML_FEATURE_LEVEL_6_4 };
@@ -1584,7 +1600,7 @@ static Suite* validation_suite(void)
         { "slice1", { s1_dimension_count, s1_data_types_differ, s1_window_size_zero, s1_window_out_of_bounds,
                       s1_stride_zero, s1_output_size_zero, s1_output_too_large, s1_null_arrays, NULL } },
         { "slice", { slice_rules, NULL } },
-        { "device", { device_rules, adapters, debug_device_messages, feature_data_types, feature_levels, feature_query_errors, NULL } },
+        { "device", { device_rules, adapters, device_adapter_info, debug_device_messages, feature_data_types, feature_levels, feature_query_errors, NULL } },
         { "bindings", { binding_counts, binding_ranges, binding_tensor_alignment, binding_overlap,
                         binding_bad_type, binding_failed_bind_keeps_previous, initializer_bindings, NULL } },
         { "dispatch", { dispatch_wrong_table, dispatch_missing_bindings, dispatch_missing_persistent,

@@ -1,0 +1,241 @@
+/* conf_runner.c — see conf_runner.h. */
+#include "conf_runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP(name, call)                                                                   \
+    do {                                                                                   \
+        r = (call);                                                                        \
+        if (DML_FAILED(r)) {                                                               \
+            snprintf(d->message, sizeof d->message, "%s: %s", (name), dmlGetLastErrorMessage()); \
+            goto done;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+DML_RESULT conf_device_open(conf_device* d, const char* backend)
+{
+    DML_RESULT r = DML_S_OK;
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "%s", backend);
+    DML_DEVICE_DESC desc;
+    memset(&desc, 0, sizeof desc);
+    desc.Backend = backend;
+    desc.Flags = DML_CREATE_DEVICE_FLAG_NONE;
+    desc.MinimumFeatureLevel = DML_FEATURE_LEVEL_5_0;
+    STEP("dmlCreateDevice", dmlCreateDevice(&desc, &d->device));
+    STEP("dmlDeviceCreateCommandQueue", dmlDeviceCreateCommandQueue(d->device, NULL, &d->queue));
+    STEP("dmlDeviceCreateCommandRecorder", dmlDeviceCreateCommandRecorder(d->device, &d->recorder));
+    return DML_S_OK;
+done:
+    dmlRelease(d->recorder);
+    dmlRelease(d->queue);
+    dmlRelease(d->device);
+    d->recorder = NULL;
+    d->queue = NULL;
+    d->device = NULL;
+    return r;
+}
+
+void conf_device_close(conf_device* d)
+{
+    dmlRelease(d->recorder);
+    dmlRelease(d->queue);
+    dmlRelease(d->device);
+    d->recorder = NULL;
+    d->queue = NULL;
+    d->device = NULL;
+}
+
+uint32_t conf_elem_size(DML_TENSOR_DATA_TYPE type)
+{
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_UINT8: case DML_TENSOR_DATA_TYPE_INT8: return 1;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_INT16: return 2;
+    case DML_TENSOR_DATA_TYPE_FLOAT32: case DML_TENSOR_DATA_TYPE_UINT32:
+    case DML_TENSOR_DATA_TYPE_INT32: return 4;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: case DML_TENSOR_DATA_TYPE_UINT64:
+    case DML_TENSOR_DATA_TYPE_INT64: return 8;
+    default: return 0;
+    }
+}
+
+static DML_BINDING_DESC buffer_binding(DML_BUFFER_BINDING* bb, DMLBuffer b, uint64_t size)
+{
+    bb->Buffer = b;
+    bb->Offset = 0;
+    bb->SizeInBytes = size;
+    DML_BINDING_DESC bd;
+    bd.Type = DML_BINDING_TYPE_BUFFER;
+    bd.Desc = bb;
+    return bd;
+}
+
+#define MAX_IN 4
+
+DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                    const void* const* inputs, const uint64_t* input_bytes,
+                    const uint64_t* input_total, uint64_t output_total, void* output,
+                    uint64_t output_bytes)
+{
+    DML_RESULT r = DML_S_OK;
+    DMLOperator op = NULL;
+    DMLCompiledOperator compiled = NULL;
+    DMLOperatorInitializer init = NULL;
+    DMLBindingTable init_table = NULL, table = NULL;
+    DMLBuffer in_buf[MAX_IN] = { NULL }, out_buf = NULL, persistent = NULL, temp = NULL,
+              init_temp = NULL;
+    DML_BUFFER_BINDING bb[MAX_IN + 1];
+    DML_BINDING_DESC bd[MAX_IN + 1];
+    d->message[0] = '\0';
+    if (input_count > MAX_IN)
+        return DML_E_INVALIDARG;
+
+    STEP("dmlDeviceCreateOperator", dmlDeviceCreateOperator(d->device, desc, &op));
+    STEP("dmlDeviceCompileOperator",
+         dmlDeviceCompileOperator(d->device, op, DML_EXECUTION_FLAG_NONE, &compiled));
+    STEP("dmlDeviceCreateOperatorInitializer",
+         dmlDeviceCreateOperatorInitializer(d->device, 1, &compiled, &init));
+    DML_BINDING_PROPERTIES ip = dmlDispatchableGetBindingProperties(init);
+    DML_BINDING_PROPERTIES ep = dmlDispatchableGetBindingProperties(compiled);
+
+    for (uint32_t i = 0; i < input_count; ++i) {
+        uint64_t total = input_total[i] > input_bytes[i] ? input_total[i] : input_bytes[i];
+        STEP("dmlDeviceCreateBuffer(input)", dmlDeviceCreateBuffer(d->device, total, &in_buf[i]));
+        if (total > input_bytes[i]) { /* deterministic padding */
+            uint8_t* pad = calloc(1, total);
+            if (!pad) {
+                r = DML_E_OUTOFMEMORY;
+                goto done;
+            }
+            memcpy(pad, inputs[i], input_bytes[i]);
+            STEP("dmlCommandQueueWriteBuffer(input)",
+                 dmlCommandQueueWriteBuffer(d->queue, in_buf[i], 0, pad, total));
+            free(pad);
+        } else {
+            STEP("dmlCommandQueueWriteBuffer(input)",
+                 dmlCommandQueueWriteBuffer(d->queue, in_buf[i], 0, inputs[i], total));
+        }
+    }
+    uint64_t out_total = output_total > output_bytes ? output_total : output_bytes;
+    STEP("dmlDeviceCreateBuffer(output)", dmlDeviceCreateBuffer(d->device, out_total, &out_buf));
+    if (ep.PersistentResourceSize)
+        STEP("dmlDeviceCreateBuffer(persistent)",
+             dmlDeviceCreateBuffer(d->device, ep.PersistentResourceSize, &persistent));
+    if (ep.TemporaryResourceSize)
+        STEP("dmlDeviceCreateBuffer(temporary)",
+             dmlDeviceCreateBuffer(d->device, ep.TemporaryResourceSize, &temp));
+    if (ip.TemporaryResourceSize)
+        STEP("dmlDeviceCreateBuffer(init temporary)",
+             dmlDeviceCreateBuffer(d->device, ip.TemporaryResourceSize, &init_temp));
+
+    DML_BINDING_TABLE_DESC td;
+    td.Dispatchable = init;
+    STEP("dmlDeviceCreateBindingTable(initializer)", dmlDeviceCreateBindingTable(d->device, &td, &init_table));
+    if (persistent) {
+        bd[0] = buffer_binding(&bb[0], persistent, ep.PersistentResourceSize);
+        STEP("dmlBindingTableBindOutputs(initializer)", dmlBindingTableBindOutputs(init_table, 1, bd));
+    }
+    if (init_temp) {
+        bd[0] = buffer_binding(&bb[0], init_temp, ip.TemporaryResourceSize);
+        STEP("dmlBindingTableBindTemporaryResource(initializer)",
+             dmlBindingTableBindTemporaryResource(init_table, bd));
+    }
+    STEP("RecordDispatch(initializer)",
+         dmlCommandRecorderRecordDispatch(d->recorder, d->queue, init, init_table));
+
+    td.Dispatchable = compiled;
+    STEP("dmlDeviceCreateBindingTable", dmlDeviceCreateBindingTable(d->device, &td, &table));
+    for (uint32_t i = 0; i < input_count; ++i) {
+        uint64_t total = input_total[i] > input_bytes[i] ? input_total[i] : input_bytes[i];
+        bd[i] = buffer_binding(&bb[i], in_buf[i], total);
+    }
+    STEP("dmlBindingTableBindInputs", dmlBindingTableBindInputs(table, input_count, bd));
+    bd[MAX_IN] = buffer_binding(&bb[MAX_IN], out_buf, out_total);
+    STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(table, 1, &bd[MAX_IN]));
+    if (persistent) {
+        bd[0] = buffer_binding(&bb[0], persistent, ep.PersistentResourceSize);
+        STEP("dmlBindingTableBindPersistentResource", dmlBindingTableBindPersistentResource(table, bd));
+    }
+    if (temp) {
+        bd[0] = buffer_binding(&bb[0], temp, ep.TemporaryResourceSize);
+        STEP("dmlBindingTableBindTemporaryResource", dmlBindingTableBindTemporaryResource(table, bd));
+    }
+    STEP("RecordDispatch", dmlCommandRecorderRecordDispatch(d->recorder, d->queue, compiled, table));
+    STEP("dmlCommandQueueReadBuffer", dmlCommandQueueReadBuffer(d->queue, out_buf, 0, output, output_bytes));
+done:
+    dmlRelease(table);
+    dmlRelease(init_table);
+    dmlRelease(init);
+    dmlRelease(compiled);
+    dmlRelease(op);
+    for (uint32_t i = 0; i < MAX_IN; ++i)
+        dmlRelease(in_buf[i]);
+    dmlRelease(out_buf);
+    dmlRelease(persistent);
+    dmlRelease(temp);
+    dmlRelease(init_temp);
+    return r;
+}
+
+static void tensor_desc(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_DATA_TYPE type,
+                        uint32_t rank, const uint32_t* sizes, const uint32_t* strides)
+{
+    memset(b, 0, sizeof *b);
+    b->DataType = type;
+    b->Flags = DML_TENSOR_FLAG_NONE;
+    b->DimensionCount = rank;
+    b->Sizes = sizes;
+    b->Strides = strides;
+    b->TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, sizes, strides);
+    t->Type = DML_TENSOR_TYPE_BUFFER;
+    t->Desc = b;
+}
+
+static uint64_t count_of(uint32_t rank, const uint32_t* sizes)
+{
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < rank; ++i)
+        n *= sizes[i];
+    return n;
+}
+
+DML_RESULT conf_reverse_sequence(conf_device* d, DML_TENSOR_DATA_TYPE type,
+                                 const otd_reverse_sequence* m, const void* input,
+                                 const void* lengths, void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bl, bo;
+    DML_TENSOR_DESC ti, tl, to;
+    tensor_desc(&bi, &ti, type, m->rank, m->sizes, NULL);
+    tensor_desc(&bl, &tl, m->lengths_type, m->rank, m->lengths_sizes, m->lengths_strides);
+    tensor_desc(&bo, &to, type, m->rank, m->sizes, NULL);
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs = { &ti, &tl, &to, m->axis };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_REVERSE_SUBSEQUENCES, &rs };
+    uint64_t bytes = count_of(m->rank, m->sizes) * conf_elem_size(type);
+    uint64_t batch = 1; /* the lengths tensor's only non-broadcast dimension */
+    for (uint32_t i = 0; i < m->rank; ++i)
+        if (m->lengths_strides[i] == 1)
+            batch = m->lengths_sizes[i];
+    const void* ins[2] = { input, lengths };
+    uint64_t in_bytes[2] = { bytes, batch * conf_elem_size(m->lengths_type) };
+    uint64_t in_total[2] = { bi.TotalTensorSizeInBytes, bl.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 2, ins, in_bytes, in_total, bo.TotalTensorSizeInBytes, output, bytes);
+}
+
+DML_RESULT conf_slice1(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_slice* m,
+                       const void* input, void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, type, m->rank, m->input_sizes, NULL);
+    tensor_desc(&bo, &to, type, m->rank, m->output_sizes, NULL);
+    DML_SLICE1_OPERATOR_DESC sd = { &ti, &to, m->rank, m->offsets, m->window_sizes, m->strides };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_SLICE1, &sd };
+    uint64_t in_bytes = count_of(m->rank, m->input_sizes) * conf_elem_size(type);
+    uint64_t out_bytes = count_of(m->rank, m->output_sizes) * conf_elem_size(type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}

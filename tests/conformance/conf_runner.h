@@ -1,0 +1,50 @@
+/*
+ * conf_runner.h — runs mapped ONNX nodes on a DML device (public API only),
+ * with error returns instead of assertions, so that the Check suites and the
+ * ctypes library (libdml_conformance.so, driven by ort_differential.py) share
+ * one implementation of "map, then dispatch".
+ */
+#ifndef DML_TESTS_CONFORMANCE_CONF_RUNNER_H
+#define DML_TESTS_CONFORMANCE_CONF_RUNNER_H
+
+#include "onnx_to_dml.h"
+
+#include <dml/dml.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct conf_device {
+    DMLDevice device;
+    DMLCommandQueue queue;
+    DMLCommandRecorder recorder;
+    char backend[32];
+    char message[1024]; /* where and why the last call failed */
+} conf_device;
+
+DML_RESULT conf_device_open(conf_device* d, const char* backend);
+void conf_device_close(conf_device* d);
+
+uint32_t conf_elem_size(DML_TENSOR_DATA_TYPE type);
+
+/* Creates, compiles, initializes and dispatches `desc` with packed-buffer inputs
+ * (input_bytes[i] bytes each, padded to the tensor's TotalTensorSizeInBytes) and
+ * reads output_bytes bytes of the output back. */
+DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                    const void* const* inputs, const uint64_t* input_bytes,
+                    const uint64_t* input_total, uint64_t output_total, void* output,
+                    uint64_t output_bytes);
+
+/* DML_REVERSE_SUBSEQUENCES for a mapped ReverseSequence: input packed with m->sizes,
+ * lengths = one m->lengths_type element (UINT64: the INT64 sequence_lens bits; UINT32
+ * allowed) per batch entry, output packed. */
+DML_RESULT conf_reverse_sequence(conf_device* d, DML_TENSOR_DATA_TYPE type,
+                                 const otd_reverse_sequence* m, const void* input,
+                                 const void* lengths, void* output);
+
+/* DML_SLICE1 for a mapped Slice (OTD_OK only): input packed with m->input_sizes,
+ * output packed with m->output_sizes. */
+DML_RESULT conf_slice1(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_slice* m,
+                       const void* input, void* output);
+
+#endif

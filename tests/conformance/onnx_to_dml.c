@@ -1,0 +1,196 @@
+/* onnx_to_dml.c — see onnx_to_dml.h. Integer arithmetic only. */
+#include "onnx_to_dml.h"
+
+#include "tensorproto.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(int code, char* err, size_t errlen, const char* fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+int otd_map_dtype(int32_t t, DML_TENSOR_DATA_TYPE* out)
+{
+    switch (t) {
+    case TP_FLOAT: *out = DML_TENSOR_DATA_TYPE_FLOAT32; return OTD_OK;
+    case TP_FLOAT16: *out = DML_TENSOR_DATA_TYPE_FLOAT16; return OTD_OK;
+    case TP_DOUBLE: *out = DML_TENSOR_DATA_TYPE_FLOAT64; return OTD_OK;
+    case TP_INT8: *out = DML_TENSOR_DATA_TYPE_INT8; return OTD_OK;
+    case TP_INT16: *out = DML_TENSOR_DATA_TYPE_INT16; return OTD_OK;
+    case TP_INT32: *out = DML_TENSOR_DATA_TYPE_INT32; return OTD_OK;
+    case TP_INT64: *out = DML_TENSOR_DATA_TYPE_INT64; return OTD_OK;
+    case TP_UINT8: *out = DML_TENSOR_DATA_TYPE_UINT8; return OTD_OK;
+    case TP_UINT16: *out = DML_TENSOR_DATA_TYPE_UINT16; return OTD_OK;
+    case TP_UINT32: *out = DML_TENSOR_DATA_TYPE_UINT32; return OTD_OK;
+    case TP_UINT64: *out = DML_TENSOR_DATA_TYPE_UINT64; return OTD_OK;
+    case TP_BOOL: *out = DML_TENSOR_DATA_TYPE_UINT8; return OTD_OK;
+    default: return OTD_UNREPRESENTABLE;
+    }
+}
+
+static int check_dims(uint32_t rank, const int64_t* dims, uint32_t* sizes, char* err, size_t errlen)
+{
+    if (rank < 1 || rank > DML_TENSOR_DIMENSION_COUNT_MAX1)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "rank %u is outside DirectML's 1..8", rank);
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (dims[i] < 0)
+            return fail(OTD_INVALID, err, errlen, "dims[%u] = %lld is negative", i, (long long)dims[i]);
+        if (dims[i] > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "dims[%u] = %lld exceeds UINT32", i,
+                        (long long)dims[i]);
+        sizes[i] = (uint32_t)dims[i];
+    }
+    return OTD_OK;
+}
+
+int otd_map_reverse_sequence(uint32_t rank, const int64_t* dims, int64_t time_axis,
+                             int64_t batch_axis, uint64_t lengths_count, int onnx_strict,
+                             otd_reverse_sequence* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (onnx_strict && rank < 2)
+        return fail(OTD_INVALID, err, errlen, "ReverseSequence: input rank %u < 2", rank);
+    int r = check_dims(rank, dims, out->sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    int64_t lim = onnx_strict ? 2 : (int64_t)rank;
+    if (time_axis < 0 || time_axis >= lim)
+        return fail(OTD_INVALID, err, errlen, "ReverseSequence: time_axis %lld not in [0, %lld)",
+                    (long long)time_axis, (long long)lim);
+    if (batch_axis < 0 || batch_axis >= lim)
+        return fail(OTD_INVALID, err, errlen, "ReverseSequence: batch_axis %lld not in [0, %lld)",
+                    (long long)batch_axis, (long long)lim);
+    if (time_axis == batch_axis)
+        return fail(OTD_INVALID, err, errlen, "ReverseSequence: time_axis == batch_axis == %lld",
+                    (long long)time_axis);
+    if (lengths_count != (uint64_t)dims[batch_axis])
+        return fail(OTD_INVALID, err, errlen,
+                    "ReverseSequence: sequence_lens has %llu elements, batch dimension is %lld",
+                    (unsigned long long)lengths_count, (long long)dims[batch_axis]);
+    for (uint32_t i = 0; i < rank; ++i)
+        if (out->sizes[i] == 0)
+            return fail(OTD_EMPTY, err, errlen, "ReverseSequence: input dims[%u] is 0", i);
+    out->rank = rank;
+    out->axis = (uint32_t)time_axis;
+    out->lengths_type = DML_TENSOR_DATA_TYPE_UINT64;
+    for (uint32_t i = 0; i < rank; ++i) {
+        out->lengths_sizes[i] = (i == out->axis) ? 1u : out->sizes[i];
+        out->lengths_strides[i] = (i == (uint32_t)batch_axis) ? 1u : 0u;
+    }
+    return OTD_OK;
+}
+
+/* |v| as uint64, exact for INT64_MIN. */
+static uint64_t uabs64(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+int otd_slice_axis(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t* first,
+                   uint64_t* count)
+{
+    if (step == 0)
+        return OTD_INVALID;
+    /* dim in [0, 2^32]; start + dim / end + dim only when negative: no overflow. */
+    if (start < 0)
+        start += dim;
+    if (end < 0)
+        end += dim;
+    if (step > 0) {
+        start = start < 0 ? 0 : (start > dim ? dim : start);
+        end = end < 0 ? 0 : (end > dim ? dim : end);
+        uint64_t span = end > start ? (uint64_t)(end - start) : 0;
+        uint64_t s = (uint64_t)step;
+        *count = span ? (span - 1) / s + 1 : 0; /* ceil without overflow */
+    } else {
+        start = start < 0 ? 0 : (start > dim - 1 ? dim - 1 : start);
+        end = end < -1 ? -1 : (end > dim - 1 ? dim - 1 : end);
+        uint64_t span = start > end ? (uint64_t)(start - end) : 0;
+        uint64_t s = uabs64(step);
+        *count = span ? (span - 1) / s + 1 : 0;
+    }
+    *first = start;
+    return OTD_OK;
+}
+
+int otd_map_slice(uint32_t rank, const int64_t* dims, uint32_t n, const int64_t* starts,
+                  const int64_t* ends, const int64_t* axes, const int64_t* steps, otd_slice* out,
+                  char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int r = check_dims(rank, dims, out->input_sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    out->rank = rank;
+    int64_t start[DML_TENSOR_DIMENSION_COUNT_MAX1], end[DML_TENSOR_DIMENSION_COUNT_MAX1],
+        step[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    int seen[DML_TENSOR_DIMENSION_COUNT_MAX1] = { 0 };
+    for (uint32_t i = 0; i < rank; ++i) {
+        start[i] = 0;
+        end[i] = INT64_MAX;
+        step[i] = 1;
+    }
+    if (n > rank)
+        return fail(OTD_INVALID, err, errlen, "Slice: %u starts for a rank-%u input", n, rank);
+    for (uint32_t k = 0; k < n; ++k) {
+        int64_t a = axes ? axes[k] : (int64_t)k;
+        if (a < -(int64_t)rank || a >= (int64_t)rank)
+            return fail(OTD_INVALID, err, errlen, "Slice: axes[%u] = %lld out of range for rank %u", k,
+                        (long long)a, rank);
+        if (a < 0)
+            a += rank;
+        if (seen[a]++)
+            return fail(OTD_INVALID, err, errlen, "Slice: axis %lld repeated", (long long)a);
+        int64_t s = steps ? steps[k] : 1;
+        if (s == 0)
+            return fail(OTD_INVALID, err, errlen, "Slice: steps[%u] is 0", k);
+        start[a] = starts[k];
+        end[a] = ends[k];
+        step[a] = s;
+    }
+    int empty = 0;
+    for (uint32_t i = 0; i < rank; ++i) {
+        int64_t first;
+        uint64_t count;
+        otd_slice_axis(dims[i], start[i], end[i], step[i], &first, &count);
+        out->output_sizes[i] = (uint32_t)count; /* count <= dim <= UINT32_MAX */
+        if (count == 0) {
+            empty = 1;
+            continue;
+        }
+        if (count == 1) {
+            out->offsets[i] = (uint32_t)first;
+            out->window_sizes[i] = 1;
+            out->strides[i] = 1;
+            continue;
+        }
+        uint64_t mag = uabs64(step[i]); /* count >= 2 => mag < dim */
+        if (mag > (uint64_t)INT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen,
+                        "Slice: step %lld on axis %u does not fit DML's INT32 window stride",
+                        (long long)step[i], i);
+        uint64_t extent = (count - 1) * mag; /* distance first..last, < dim */
+        out->window_sizes[i] = (uint32_t)(extent + 1);
+        if (step[i] > 0) {
+            out->offsets[i] = (uint32_t)first;
+            out->strides[i] = (int32_t)mag;
+        } else {
+            /* Elements first, first - mag, ..., last = first - extent. SLICE1 starts a
+             * negative-stride window at offset + size - 1 = first. */
+            out->offsets[i] = (uint32_t)((uint64_t)first - extent);
+            out->strides[i] = -(int32_t)mag;
+        }
+    }
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "Slice: the output has a zero dimension");
+    return OTD_OK;
+}

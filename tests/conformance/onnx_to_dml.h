@@ -1,0 +1,88 @@
+/*
+ * onnx_to_dml.h — host-side mapping of ONNX operators onto this runtime's
+ * DirectML operators, as a host (an ONNX execution provider) would do it.
+ *
+ *   ReverseSequence(time_axis, batch_axis, sequence_lens[batch])
+ *     -> DML_REVERSE_SUBSEQUENCES, Axis = time_axis. The INT64 sequence_lens
+ *        buffer is bound as it is, described as UINT64 with the input's sizes
+ *        except 1 on the axis, stride 1 on the batch axis and 0 on every other
+ *        axis (a broadcast lengths tensor). A negative length therefore reads as
+ *        a huge UINT64 and DirectML clamps it to the axis size (full reversal):
+ *        ONNX calls such a length invalid; the mapping does not check values.
+ *
+ *   Slice(data, starts, ends[, axes[, steps]])  (opset >= 10; opset 1 passes the
+ *   attributes, steps all 1)
+ *     -> DML_SLICE1 with one window per dimension and signed strides. ONNX rules,
+ *        in exact 64-bit integer arithmetic (no floating point):
+ *          axes default 0..n-1, negative axes += rank, must be in [0, rank), unique;
+ *          steps default 1, must be non-zero;
+ *          start, end: negative += dim; then
+ *            step > 0: clamp both to [0, dim]
+ *            step < 0: start to [0, dim-1], end to [-1, dim-1]
+ *          count = max(0, ceil((end - start) / step)).
+ *        INT64_MIN / INT64_MAX starts, ends and steps (the spec's "slice to the
+ *        end" idiom) are handled without overflow. An output dimension of 0 gives
+ *        OTD_EMPTY (DirectML has no zero-size tensors: the host must not dispatch).
+ *        A dimension with count 1 becomes window size 1, stride +1 (so any step,
+ *        however large, is representable). With count >= 2 the step is smaller
+ *        than the dimension; only a dimension above INT32_MAX can then need a
+ *        stride beyond INT32 (DML's InputWindowStrides), which gives
+ *        OTD_UNREPRESENTABLE.
+ *
+ * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
+ * (data movement only: one byte, bits preserved).
+ */
+#ifndef DML_TESTS_CONFORMANCE_ONNX_TO_DML_H
+#define DML_TESTS_CONFORMANCE_ONNX_TO_DML_H
+
+#include <dml/dml.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    OTD_OK = 0,
+    OTD_EMPTY = 1,              /* valid ONNX, output has a zero dimension: nothing to dispatch */
+    OTD_INVALID = -1,           /* the ONNX node is invalid by the ONNX spec */
+    OTD_UNREPRESENTABLE = -2    /* valid ONNX this runtime cannot express (rank > 8, dim > UINT32_MAX...) */
+};
+
+/* ONNX TensorProto.DataType -> DML type; OTD_OK or OTD_UNREPRESENTABLE (string, bfloat16...). */
+int otd_map_dtype(int32_t onnx_type, DML_TENSOR_DATA_TYPE* out);
+
+typedef struct otd_reverse_sequence {
+    uint32_t rank;
+    uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];           /* input and output */
+    uint32_t axis;                                              /* DML Axis */
+    uint32_t lengths_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t lengths_strides[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    DML_TENSOR_DATA_TYPE lengths_type;                          /* UINT64 (INT64 bits) */
+} otd_reverse_sequence;
+
+/* time_axis, batch_axis in [0, rank) and distinct (ONNX restricts both to {0, 1};
+ * `onnx_strict` enforces that, 0 allows any axes as TF's reverse_sequence does);
+ * lengths_count must equal dims[batch_axis]. */
+int otd_map_reverse_sequence(uint32_t rank, const int64_t* dims, int64_t time_axis,
+                             int64_t batch_axis, uint64_t lengths_count, int onnx_strict,
+                             otd_reverse_sequence* out, char* err, size_t errlen);
+
+typedef struct otd_slice {
+    uint32_t rank;
+    uint32_t input_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t offsets[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t window_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    int32_t strides[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];   /* 0 somewhere when OTD_EMPTY */
+} otd_slice;
+
+/* n entries in starts/ends (and axes/steps when non-NULL). */
+int otd_map_slice(uint32_t rank, const int64_t* dims, uint32_t n, const int64_t* starts,
+                  const int64_t* ends, const int64_t* axes, const int64_t* steps, otd_slice* out,
+                  char* err, size_t errlen);
+
+/* The ONNX per-axis computation alone: first index and element count along one
+ * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */
+int otd_slice_axis(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t* first,
+                   uint64_t* count);
+
+#endif

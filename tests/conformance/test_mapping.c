@@ -1,0 +1,216 @@
+/*
+ * test_mapping.c — the ONNX -> DML mapping arithmetic (onnx_to_dml.c) and the
+ * TensorProto reader (tensorproto.c), without a device: ONNX Slice rules with
+ * INT64 extremes, negative values, clamping and defaults; ReverseSequence's
+ * broadcast lengths desc; the data-type table; protobuf wire-format corners.
+ */
+#include "onnx_to_dml.h"
+#include "tensorproto.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void axis(int64_t dim, int64_t s, int64_t e, int64_t st, int64_t first, uint64_t count)
+{
+    int64_t f = -7;
+    uint64_t c = 77;
+    ck_assert_int_eq(otd_slice_axis(dim, s, e, st, &f, &c), OTD_OK);
+    ck_assert_msg(c == count, "dim %lld start %lld end %lld step %lld: count %llu, expected %llu",
+                  (long long)dim, (long long)s, (long long)e, (long long)st, (unsigned long long)c,
+                  (unsigned long long)count);
+    if (count)
+        ck_assert_msg(f == first, "dim %lld start %lld end %lld step %lld: first %lld, expected %lld",
+                      (long long)dim, (long long)s, (long long)e, (long long)st, (long long)f,
+                      (long long)first);
+}
+
+START_TEST(slice_axis_rules)
+{
+    axis(10, 0, 10, 1, 0, 10);
+    axis(10, 0, INT64_MAX, 1, 0, 10);
+    axis(10, INT64_MIN, INT64_MAX, 1, 0, 10);
+    axis(10, INT64_MAX, INT64_MIN, -1, 9, 10);       /* reverse everything */
+    axis(10, -1, INT64_MIN, -1, 9, 10);
+    axis(10, -1, -1000, -1, 9, 10);                 /* test_slice_neg_steps style */
+    axis(10, INT64_MAX, INT64_MIN, INT64_MIN, 9, 1);
+    axis(10, INT64_MIN, INT64_MAX, INT64_MAX, 0, 1);
+    axis(10, 0, 1, INT64_MAX, 0, 1);
+    axis(10, 20, 1000, 1, 0, 0);                    /* start clamped to dim */
+    axis(10, -20, -15, 1, 0, 0);
+    axis(10, 1000, 1000, -1, 9, 0);
+    axis(10, 1, 8, 3, 1, 3);                        /* 1,4,7 */
+    axis(10, 8, 1, -3, 8, 3);                       /* 8,5,2 */
+    axis(10, 8, 2, -3, 8, 2);                       /* 8,5 */
+    axis(10, -3, -1, 1, 7, 2);
+    axis(10, 5, 5, 1, 5, 0);
+    axis(10, 5, 4, 1, 5, 0);
+    axis(10, 4, 5, -1, 4, 0);
+    axis(0, 0, INT64_MAX, 1, 0, 0);
+    axis(0, INT64_MAX, INT64_MIN, -1, 0, 0);
+    axis(1, 0, 1, 1, 0, 1);
+    axis(1, -1, INT64_MIN, -1, 0, 1);
+    axis(4294967295LL, 0, INT64_MAX, 2, 0, 2147483648ULL);
+    int64_t f;
+    uint64_t c;
+    ck_assert_int_eq(otd_slice_axis(10, 0, 10, 0, &f, &c), OTD_INVALID);
+}
+END_TEST
+
+START_TEST(slice_windows)
+{
+    const int64_t dims[4] = { 1, 1, 4, 4 };
+    char err[256];
+    otd_slice s;
+    /* operators.md example 2 expressed in ONNX: dim 2 backwards from 3 by 2, dim 3 from 1 by 2. */
+    const int64_t starts[2] = { -1, 1 }, ends[2] = { INT64_MIN, 4 }, axes[2] = { -2, 3 },
+                  steps[2] = { -2, 2 };
+    ck_assert_int_eq(otd_map_slice(4, dims, 2, starts, ends, axes, steps, &s, err, sizeof err), OTD_OK);
+    const uint32_t osz[4] = { 1, 1, 2, 2 }, off[4] = { 0, 0, 1, 1 }, win[4] = { 1, 1, 3, 3 };
+    const int32_t str[4] = { 1, 1, -2, 2 };
+    ck_assert_mem_eq(s.output_sizes, osz, sizeof osz);
+    ck_assert_mem_eq(s.offsets, off, sizeof off);
+    ck_assert_mem_eq(s.window_sizes, win, sizeof win);
+    ck_assert_mem_eq(s.strides, str, sizeof str);
+
+    /* Default axes (0..n-1) and steps; untouched axes are whole. */
+    const int64_t st2[1] = { 1 }, en2[1] = { 2 };
+    ck_assert_int_eq(otd_map_slice(4, dims, 1, st2, en2, NULL, NULL, &s, err, sizeof err), OTD_EMPTY);
+    ck_assert_uint_eq(s.output_sizes[0], 0);
+    ck_assert_uint_eq(s.output_sizes[3], 4);
+
+    /* A huge step with one element left becomes window 1, stride 1. */
+    const int64_t st3[1] = { 2 }, en3[1] = { INT64_MAX }, ax3[1] = { 3 }, sp3[1] = { INT64_MAX };
+    ck_assert_int_eq(otd_map_slice(4, dims, 1, st3, en3, ax3, sp3, &s, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(s.output_sizes[3], 1);
+    ck_assert_uint_eq(s.offsets[3], 2);
+    ck_assert_uint_eq(s.window_sizes[3], 1);
+    ck_assert_int_eq(s.strides[3], 1);
+
+    /* Invalid by ONNX: repeated axis, axis out of range, zero step, more entries than rank. */
+    const int64_t two_s[2] = { 0, 0 }, two_e[2] = { 1, 1 }, rep[2] = { 1, -3 }, oob[1] = { 4 },
+                  zero[1] = { 0 };
+    ck_assert_int_eq(otd_map_slice(4, dims, 2, two_s, two_e, rep, NULL, &s, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_slice(4, dims, 1, two_s, two_e, oob, NULL, &s, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_slice(4, dims, 1, two_s, two_e, NULL, zero, &s, err, sizeof err), OTD_INVALID);
+    const int64_t five[5] = { 0 };
+    ck_assert_int_eq(otd_map_slice(4, dims, 5, five, five, NULL, NULL, &s, err, sizeof err), OTD_INVALID);
+    /* Rank 9 is beyond DirectML. */
+    const int64_t d9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+    ck_assert_int_eq(otd_map_slice(9, d9, 0, NULL, NULL, NULL, NULL, &s, err, sizeof err),
+                     OTD_UNREPRESENTABLE);
+}
+END_TEST
+
+START_TEST(reverse_sequence_desc)
+{
+    const int64_t dims[4] = { 2, 3, 4, 5 };
+    char err[256];
+    otd_reverse_sequence m;
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 0, 1, 3, 1, &m, err, sizeof err), OTD_OK);
+    const uint32_t ls[4] = { 1, 3, 4, 5 }, lst[4] = { 0, 1, 0, 0 };
+    ck_assert_uint_eq(m.axis, 0);
+    ck_assert_int_eq(m.lengths_type, DML_TENSOR_DATA_TYPE_UINT64);
+    ck_assert_mem_eq(m.lengths_sizes, ls, sizeof ls);
+    ck_assert_mem_eq(m.lengths_strides, lst, sizeof lst);
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 1, 0, 2, 1, &m, err, sizeof err), OTD_OK);
+    const uint32_t ls2[4] = { 2, 1, 4, 5 }, lst2[4] = { 1, 0, 0, 0 };
+    ck_assert_mem_eq(m.lengths_sizes, ls2, sizeof ls2);
+    ck_assert_mem_eq(m.lengths_strides, lst2, sizeof lst2);
+    /* ONNX allows only axes 0 and 1; TF any distinct axes. */
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 2, 0, 2, 1, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 2, 0, 2, 0, &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 0, 1, 2, 1, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_reverse_sequence(4, dims, 1, 1, 3, 1, &m, err, sizeof err), OTD_INVALID);
+    const int64_t d1[1] = { 3 };
+    ck_assert_int_eq(otd_map_reverse_sequence(1, d1, 0, 0, 3, 1, &m, err, sizeof err), OTD_INVALID);
+    const int64_t dz[2] = { 0, 3 };
+    ck_assert_int_eq(otd_map_reverse_sequence(2, dz, 0, 1, 3, 1, &m, err, sizeof err), OTD_EMPTY);
+}
+END_TEST
+
+START_TEST(dtype_table)
+{
+    static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
+        { TP_FLOAT, DML_TENSOR_DATA_TYPE_FLOAT32 }, { TP_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT16 },
+        { TP_DOUBLE, DML_TENSOR_DATA_TYPE_FLOAT64 }, { TP_INT8, DML_TENSOR_DATA_TYPE_INT8 },
+        { TP_INT16, DML_TENSOR_DATA_TYPE_INT16 }, { TP_INT32, DML_TENSOR_DATA_TYPE_INT32 },
+        { TP_INT64, DML_TENSOR_DATA_TYPE_INT64 }, { TP_UINT8, DML_TENSOR_DATA_TYPE_UINT8 },
+        { TP_UINT16, DML_TENSOR_DATA_TYPE_UINT16 }, { TP_UINT32, DML_TENSOR_DATA_TYPE_UINT32 },
+        { TP_UINT64, DML_TENSOR_DATA_TYPE_UINT64 }, { TP_BOOL, DML_TENSOR_DATA_TYPE_UINT8 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i) {
+        DML_TENSOR_DATA_TYPE d = DML_TENSOR_DATA_TYPE_UNKNOWN;
+        ck_assert_int_eq(otd_map_dtype(t[i].onnx, &d), OTD_OK);
+        ck_assert_int_eq(d, t[i].dml);
+    }
+    DML_TENSOR_DATA_TYPE d;
+    ck_assert_int_eq(otd_map_dtype(TP_STRING, &d), OTD_UNREPRESENTABLE);
+    ck_assert_int_eq(otd_map_dtype(16 /* BFLOAT16 */, &d), OTD_UNREPRESENTABLE);
+}
+END_TEST
+
+START_TEST(tensorproto_wire)
+{
+    char err[256];
+    tp_tensor t;
+    /* dims 2,3 unpacked; data_type INT64; int64_data packed {1,-1,300,0,5,6}. */
+    const uint8_t a[] = { 0x08, 2, 0x08, 3, 0x10, 7, 0x3a, 16, 1,
+                          0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+                          0xac, 0x02, 0, 5, 6 };
+    ck_assert_int_eq(tp_parse_tensor(a, sizeof a, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.rank, 2);
+    ck_assert_uint_eq(t.count, 6);
+    ck_assert_int_eq(tp_get_i64(&t, 1), -1);
+    ck_assert_int_eq(tp_get_i64(&t, 2), 300);
+    tp_tensor_free(&t);
+    /* dims packed {2}; FLOAT; float_data unpacked (fixed32 each); a name (field 8). */
+    const uint8_t b[] = { 0x0a, 1, 2, 0x10, 1, 0x25, 0, 0, 0x80, 0x3f, 0x25, 0, 0, 0, 0x40,
+                          0x42, 1, 'x' };
+    ck_assert_int_eq(tp_parse_tensor(b, sizeof b, &t, err, sizeof err), 0);
+    float f[2];
+    memcpy(f, t.data, sizeof f);
+    ck_assert(f[0] == 1.0f && f[1] == 2.0f);
+    ck_assert_str_eq(t.name, "x");
+    tp_tensor_free(&t);
+    /* raw_data INT32 scalar (no dims). */
+    const uint8_t c[] = { 0x10, 6, 0x4a, 4, 0xfe, 0xff, 0xff, 0xff };
+    ck_assert_int_eq(tp_parse_tensor(c, sizeof c, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.rank, 0);
+    ck_assert_int_eq(tp_get_i64(&t, 0), -2);
+    tp_tensor_free(&t);
+    /* raw_data of the wrong length; truncated varint. */
+    const uint8_t d[] = { 0x08, 2, 0x10, 6, 0x4a, 4, 0, 0, 0, 0 };
+    ck_assert_int_eq(tp_parse_tensor(d, sizeof d, &t, err, sizeof err), -1);
+    const uint8_t e[] = { 0x08, 0x80 };
+    ck_assert_int_eq(tp_parse_tensor(e, sizeof e, &t, err, sizeof err), -1);
+    /* UINT64 via uint64_data (field 11), DOUBLE via double_data (field 10, packed). */
+    const uint8_t g[] = { 0x08, 1, 0x10, 13, 0x58, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+    ck_assert_int_eq(tp_parse_tensor(g, sizeof g, &t, err, sizeof err), 0);
+    ck_assert_int_eq(tp_get_i64(&t, 0), -1);
+    tp_tensor_free(&t);
+    const uint8_t h[] = { 0x08, 1, 0x10, 11, 0x52, 8, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f };
+    ck_assert_int_eq(tp_parse_tensor(h, sizeof h, &t, err, sizeof err), 0);
+    double dv;
+    memcpy(&dv, t.data, 8);
+    ck_assert(dv == 1.0);
+    tp_tensor_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite* s = suite_create("conformance_mapping");
+    TCase* tc = tcase_create("mapping");
+    tcase_add_test(tc, slice_axis_rules);
+    tcase_add_test(tc, slice_windows);
+    tcase_add_test(tc, reverse_sequence_desc);
+    tcase_add_test(tc, dtype_table);
+    tcase_add_test(tc, tensorproto_wire);
+    suite_add_tcase(s, tc);
+    SRunner* sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
