@@ -1,7 +1,20 @@
 /*
  * dmlbench — benchmarks of the runtime through its public API.
  *
+ *   dmlbench [--backend NAME] [--case NAME[,NAME...]] [--size BYTES[,BYTES...]]
+ *            [--type-size 1,2,4,8] [--repetitions N] [--warmup N] [--csv]
  *   dmlbench --overhead [--backend NAME] [--repetitions N]
+ *
+ * Throughput mode runs a fixed set of cases (see `cases` below and
+ * profiling/README.md) for element sizes 1, 2, 4 and 8 bytes and output sizes
+ * 4 KiB, 64 KiB, 1 MiB, 16 MiB, 64 MiB and 256 MiB (BYTES takes K, M, G
+ * suffixes). For each it reports the median time of RecordDispatch +
+ * Synchronize over the repetitions after the warm-up runs, the throughput in
+ * GB/s counting the bytes the operator reads plus the bytes it writes, and the
+ * ratio to a plain copy of the same traffic measured in the same run: a copy
+ * of (read + written) / 2 bytes — on the CPU memcpy split across as many
+ * threads as the CPU backend uses (one below its parallel threshold, 256 KiB),
+ * on CUDA cudaMemcpyAsync device to device timed with CUDA events.
  *
  * --overhead measures the host cost of the API on tiny tensors: CreateOperator,
  * CompileOperator and RecordDispatch (with binding) of a 4x4 SLICE1 and a 4x4
@@ -10,10 +23,15 @@
  */
 #include <dml/dml.h>
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_ns(void)
 {
@@ -155,30 +173,664 @@ static int overhead(const char* backend, int repetitions)
     return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Throughput cases                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A tensor of rank <= 4 with explicit strides (NULL strides when packed). */
+typedef struct btensor {
+    UINT sizes[4], strides[4];
+    DML_BUFFER_TENSOR_DESC buffer;
+    DML_TENSOR_DESC desc;
+} btensor;
+
+static void btensor_init(btensor* t, DML_TENSOR_DATA_TYPE type, UINT rank, const UINT* sizes, const UINT* strides)
+{
+    memset(t, 0, sizeof *t);
+    memcpy(t->sizes, sizes, rank * sizeof(UINT));
+    if (strides)
+        memcpy(t->strides, strides, rank * sizeof(UINT));
+    t->buffer.DataType = type;
+    t->buffer.DimensionCount = rank;
+    t->buffer.Sizes = t->sizes;
+    t->buffer.Strides = strides ? t->strides : NULL;
+    t->buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, t->sizes, strides ? t->strides : NULL);
+    t->desc.Type = DML_TENSOR_TYPE_BUFFER;
+    t->desc.Desc = &t->buffer;
+}
+
+/* One built case: the desc and everything it points to. */
+typedef struct built_case {
+    btensor in, lengths, out;
+    UINT offsets[4], window[4];
+    INT slice_strides[4];
+    DML_SLICE1_OPERATOR_DESC slice;
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
+    DML_OPERATOR_DESC desc;
+    uint32_t inputs;
+    uint64_t bytes_read, bytes_written;
+    uint32_t* lengths_data; /* REVERSE_SUBSEQUENCES: lengths.TotalTensorSizeInBytes bytes */
+} built_case;
+
+typedef int (*case_builder)(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n);
+
+/* Elements per output row for the row-shaped cases. */
+#define ROW 1024u
+
+static void build_reverse(built_case* c, DML_TENSOR_DATA_TYPE type, UINT rank, const UINT* sizes, UINT axis,
+    const UINT* length_strides, uint32_t (*length_of)(UINT index, UINT axis_size))
+{
+    UINT lsizes[4];
+    memcpy(lsizes, sizes, rank * sizeof(UINT));
+    lsizes[axis] = 1;
+    btensor_init(&c->in, type, rank, sizes, NULL);
+    btensor_init(&c->out, type, rank, sizes, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_UINT32, rank, lsizes, length_strides);
+    uint64_t count = c->lengths.buffer.TotalTensorSizeInBytes / 4;
+    c->lengths_data = calloc(count ? count : 1, 4);
+    for (uint64_t i = 0; i < count; ++i)
+        c->lengths_data[i] = length_of((UINT)i, sizes[axis]);
+    c->reverse = (DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->out.desc, axis };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_REVERSE_SUBSEQUENCES, &c->reverse };
+    c->inputs = 2;
+}
+
+static uint32_t full_length(UINT index, UINT axis_size)
+{
+    (void)index;
+    return axis_size;
+}
+
+/* Sequence batches: lengths from full down to a quarter, cycling. */
+static uint32_t varied_length(UINT index, UINT axis_size)
+{
+    return axis_size - (UINT)((index * 7u) % (axis_size * 3u / 4u + 1u));
+}
+
+static UINT rows_of(uint64_t n, UINT row)
+{
+    return (UINT)(n / row ? n / row : 1);
+}
+
+static UINT row_of(uint64_t n)
+{
+    return n < ROW ? (UINT)n : ROW;
+}
+
+/* [R, 1024], reversed along the inner axis (every sequence full length). */
+static int case_reverse_inner(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    build_reverse(c, type, 2, sizes, 1, NULL, full_length);
+    return 0;
+}
+
+/* [64, R], reversed along the outer axis, one length for all (a broadcast
+ * lengths tensor): rows move whole, reversed in order. */
+static int case_reverse_outer(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT outer = n >= 64 ? 64 : (UINT)n, sizes[2] = { outer, (UINT)(n / outer) }, lstrides[2] = { 0, 0 };
+    build_reverse(c, type, 2, sizes, 0, lstrides, full_length);
+    return 0;
+}
+
+/* [T=64, B=8, F] time-major batch, reversed along time, a length per
+ * sequence (lengths [1, 8, F] with strides {0, 1, 0}: one per batch entry). */
+static int case_seq_time_major(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    if (n < 512)
+        return -1;
+    UINT sizes[3] = { 64, 8, (UINT)(n / 512) }, lstrides[3] = { 0, 1, 0 };
+    build_reverse(c, type, 3, sizes, 0, lstrides, varied_length);
+    return 0;
+}
+
+/* [B=8, T=64, F] batch-major batch, reversed along time, a length per
+ * sequence (lengths [8, 1, F] with strides {1, 0, 0}). */
+static int case_seq_batch_major(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    if (n < 512)
+        return -1;
+    UINT sizes[3] = { 8, 64, (UINT)(n / 512) }, lstrides[3] = { 1, 0, 0 };
+    build_reverse(c, type, 3, sizes, 1, lstrides, varied_length);
+    return 0;
+}
+
+/* SLICE1 of [R, 1024] rows out of [R, |stride| * 1024 (+64 for stride 1)] rows. */
+static int build_slice(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int stride)
+{
+    UINT row = row_of(n), rows = rows_of(n, row);
+    UINT a = (UINT)(stride < 0 ? -stride : stride);
+    UINT in_sizes[2] = { rows, row * a + (a == 1 && stride > 0 ? 64 : 0) }, out_sizes[2] = { rows, row };
+    btensor_init(&c->in, type, 2, in_sizes, NULL);
+    btensor_init(&c->out, type, 2, out_sizes, NULL);
+    c->offsets[0] = 0;
+    c->offsets[1] = 0;
+    c->window[0] = rows;
+    c->window[1] = row * a;
+    c->slice_strides[0] = 1;
+    c->slice_strides[1] = stride;
+    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
+    c->inputs = 1;
+    return 0;
+}
+
+static int case_slice_p1(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, 1); }
+static int case_slice_m1(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, -1); }
+static int case_slice_p2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, 2); }
+static int case_slice_m2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, -2); }
+
+/* Identity SLICE1 of a transposed view: input [A, B] with strides {1, A}. */
+static int case_transpose(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT b = row_of(n), a = rows_of(n, b);
+    UINT sizes[2] = { a, b }, strides[2] = { 1, a };
+    btensor_init(&c->in, type, 2, sizes, strides);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    c->offsets[0] = c->offsets[1] = 0;
+    c->window[0] = a;
+    c->window[1] = b;
+    c->slice_strides[0] = c->slice_strides[1] = 1;
+    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
+    c->inputs = 1;
+    return 0;
+}
+
+/* Identity SLICE1 of one row broadcast to [R, 1024] (input strides {0, 1}). */
+static int case_broadcast(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT b = row_of(n), a = rows_of(n, b);
+    UINT sizes[2] = { a, b }, strides[2] = { 0, 1 };
+    btensor_init(&c->in, type, 2, sizes, strides);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    c->offsets[0] = c->offsets[1] = 0;
+    c->window[0] = a;
+    c->window[1] = b;
+    c->slice_strides[0] = c->slice_strides[1] = 1;
+    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
+    c->inputs = 1;
+    return 0;
+}
+
+typedef struct case_entry {
+    const char* name;
+    case_builder build;
+    int contiguous_inner; /* innermost run contiguous (target >= 0.8x copy) */
+} case_entry;
+
+static const case_entry cases[] = {
+    { "reverse_inner", case_reverse_inner, 0 },
+    { "reverse_outer", case_reverse_outer, 1 },
+    { "seq_time_major", case_seq_time_major, 1 },
+    { "seq_batch_major", case_seq_batch_major, 1 },
+    { "slice_p1", case_slice_p1, 1 },
+    { "slice_m1", case_slice_m1, 0 },
+    { "slice_p2", case_slice_p2, 0 },
+    { "slice_m2", case_slice_m2, 0 },
+    { "transpose", case_transpose, 0 },
+    { "broadcast", case_broadcast, 1 },
+};
+#define CASE_COUNT (sizeof cases / sizeof cases[0])
+
+static DML_TENSOR_DATA_TYPE type_of_size(unsigned size)
+{
+    switch (size) {
+    case 1: return DML_TENSOR_DATA_TYPE_UINT8;
+    case 2: return DML_TENSOR_DATA_TYPE_UINT16;
+    case 4: return DML_TENSOR_DATA_TYPE_UINT32;
+    default: return DML_TENSOR_DATA_TYPE_UINT64;
+    }
+}
+
+/* ---- the copy baseline: threaded memcpy ---- */
+
+#define MAX_COPY_THREADS 16
+
+typedef struct copy_pool {
+    unsigned threads;
+    pthread_t workers[MAX_COPY_THREADS];
+    pthread_barrier_t start, finish;
+    unsigned char* dst;
+    const unsigned char* src;
+    uint64_t bytes;
+    int stop;
+} copy_pool;
+
+static void copy_share(copy_pool* p, unsigned index)
+{
+    uint64_t share = (p->bytes / p->threads + 63) & ~(uint64_t)63;
+    uint64_t begin = share * index;
+    if (begin >= p->bytes)
+        return;
+    uint64_t end = begin + share < p->bytes ? begin + share : p->bytes;
+    memcpy(p->dst + begin, p->src + begin, end - begin);
+}
+
+typedef struct worker_arg {
+    copy_pool* pool;
+    unsigned index;
+} worker_arg;
+
+static worker_arg worker_args[MAX_COPY_THREADS];
+
+static void* copy_worker(void* arg)
+{
+    worker_arg* w = arg;
+    for (;;) {
+        pthread_barrier_wait(&w->pool->start);
+        if (w->pool->stop)
+            return NULL;
+        copy_share(w->pool, w->index);
+        pthread_barrier_wait(&w->pool->finish);
+    }
+}
+
+/* The CPU backend's thread count: min(usable CPUs, 16). */
+static unsigned cpu_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < cpus)
+        cpus = CPU_COUNT(&set);
+    if (cpus < 1)
+        cpus = 1;
+    return cpus > MAX_COPY_THREADS ? MAX_COPY_THREADS : (unsigned)cpus;
+}
+
+static void copy_pool_start(copy_pool* p)
+{
+    memset(p, 0, sizeof *p);
+    p->threads = cpu_threads();
+    pthread_barrier_init(&p->start, NULL, p->threads);
+    pthread_barrier_init(&p->finish, NULL, p->threads);
+    for (unsigned i = 1; i < p->threads; ++i) {
+        worker_args[i] = (worker_arg){ p, i };
+        pthread_create(&p->workers[i], NULL, copy_worker, &worker_args[i]);
+    }
+}
+
+static void copy_pool_stop(copy_pool* p)
+{
+    p->stop = 1;
+    pthread_barrier_wait(&p->start);
+    for (unsigned i = 1; i < p->threads; ++i)
+        pthread_join(p->workers[i], NULL);
+    pthread_barrier_destroy(&p->start);
+    pthread_barrier_destroy(&p->finish);
+}
+
+/* Below the CPU backend's parallel threshold the copy runs on one thread, as
+ * the executor does. */
+static void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes)
+{
+    if (p->threads < 2 || bytes < 256 * 1024) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    p->dst = dst;
+    p->src = src;
+    p->bytes = bytes;
+    pthread_barrier_wait(&p->start);
+    copy_share(p, 0);
+    pthread_barrier_wait(&p->finish);
+}
+
+/* ---- the copy baseline on CUDA: cudaMemcpyAsync device to device ---- */
+
+#ifdef DML_BENCH_CUDA
+typedef int (*cuda_malloc_fn)(void**, size_t);
+typedef int (*cuda_free_fn)(void*);
+typedef int (*cuda_memcpy_async_fn)(void*, const void*, size_t, int, void*);
+typedef int (*cuda_event_create_fn)(void**);
+typedef int (*cuda_event_destroy_fn)(void*);
+typedef int (*cuda_event_record_fn)(void*, void*);
+typedef int (*cuda_event_synchronize_fn)(void*);
+typedef int (*cuda_event_elapsed_fn)(float*, void*, void*);
+
+/* Median milliseconds of a device-to-device copy of `bytes`, or -1 when
+ * libcudart or a GPU is missing. */
+static double cuda_copy_ms(uint64_t bytes, int warmup, int repetitions)
+{
+    static void* lib;
+    if (!lib)
+        lib = dlopen("libcudart.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libcudart.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libcudart.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return -1;
+    cuda_malloc_fn cmalloc = (cuda_malloc_fn)dlsym(lib, "cudaMalloc");
+    cuda_free_fn cfree = (cuda_free_fn)dlsym(lib, "cudaFree");
+    cuda_memcpy_async_fn ccopy = (cuda_memcpy_async_fn)dlsym(lib, "cudaMemcpyAsync");
+    cuda_event_create_fn ecreate = (cuda_event_create_fn)dlsym(lib, "cudaEventCreate");
+    cuda_event_destroy_fn edestroy = (cuda_event_destroy_fn)dlsym(lib, "cudaEventDestroy");
+    cuda_event_record_fn erecord = (cuda_event_record_fn)dlsym(lib, "cudaEventRecord");
+    cuda_event_synchronize_fn esync = (cuda_event_synchronize_fn)dlsym(lib, "cudaEventSynchronize");
+    cuda_event_elapsed_fn elapsed = (cuda_event_elapsed_fn)dlsym(lib, "cudaEventElapsedTime");
+    if (!cmalloc || !cfree || !ccopy || !ecreate || !edestroy || !erecord || !esync || !elapsed)
+        return -1;
+    void *src = NULL, *dst = NULL, *e0 = NULL, *e1 = NULL;
+    if (cmalloc(&src, bytes) || cmalloc(&dst, bytes) || ecreate(&e0) || ecreate(&e1)) {
+        if (src)
+            cfree(src);
+        if (dst)
+            cfree(dst);
+        return -1;
+    }
+    enum { DEVICE_TO_DEVICE = 3 };
+    double* samples = calloc((size_t)repetitions, sizeof(double));
+    for (int i = 0; i < warmup + repetitions; ++i) {
+        float ms = 0;
+        erecord(e0, NULL);
+        ccopy(dst, src, bytes, DEVICE_TO_DEVICE, NULL);
+        erecord(e1, NULL);
+        esync(e1);
+        elapsed(&ms, e0, e1);
+        if (i >= warmup)
+            samples[i - warmup] = ms;
+    }
+    double median = summarize(samples, repetitions).median;
+    free(samples);
+    edestroy(e0);
+    edestroy(e1);
+    cfree(src);
+    cfree(dst);
+    return median;
+}
+#endif
+
+/* ---- running a case ---- */
+
+typedef struct bench_options {
+    const char* backend;
+    int repetitions, warmup, csv;
+} bench_options;
+
+typedef struct result {
+    double seconds, copy_seconds;
+    uint64_t bytes_read, bytes_written;
+} result;
+
+static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder recorder, copy_pool* pool,
+    const bench_options* o, const case_entry* entry, unsigned element_size, uint64_t bytes, result* res)
+{
+    built_case c;
+    memset(&c, 0, sizeof c);
+    DML_TENSOR_DATA_TYPE type = type_of_size(element_size);
+    uint64_t n = bytes / element_size;
+    if (n == 0 || entry->build(&c, type, n) != 0) {
+        free(c.lengths_data);
+        return -1;
+    }
+    uint64_t out_elements = 1;
+    for (UINT i = 0; i < c.out.buffer.DimensionCount; ++i)
+        out_elements *= c.out.sizes[i];
+    c.bytes_written = out_elements * element_size;
+    /* Bytes read: every element the operator loads, once (a broadcast row once). */
+    c.bytes_read = entry->build == case_broadcast ? c.in.sizes[1] * (uint64_t)element_size : c.bytes_written;
+    if (c.inputs == 2)
+        c.bytes_read += c.lengths.buffer.TotalTensorSizeInBytes;
+
+    const uint64_t in_bytes = (c.in.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255;
+    const uint64_t len_bytes = c.inputs == 2 ? (c.lengths.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255 : 0;
+    const uint64_t out_bytes = c.out.buffer.TotalTensorSizeInBytes;
+    DMLBuffer buffer;
+    DMLOperator op;
+    DMLCompiledOperator compiled;
+    DMLBindingTable table;
+    check(dmlDeviceCreateBuffer(device, in_bytes + len_bytes + out_bytes, &buffer), "CreateBuffer");
+    dmlSetName(buffer, entry->name);
+    /* Input: a byte pattern, written in 16 MiB pieces. */
+    {
+        const uint64_t piece = 16u << 20;
+        unsigned char* host = malloc(piece);
+        for (uint64_t i = 0; i < piece; ++i)
+            host[i] = (unsigned char)(i * 131u + 7u);
+        for (uint64_t at = 0; at < in_bytes; at += piece)
+            check(dmlCommandQueueWriteBuffer(queue, buffer, at, host, in_bytes - at < piece ? in_bytes - at : piece),
+                "WriteBuffer");
+        free(host);
+    }
+    if (c.inputs == 2)
+        check(dmlCommandQueueWriteBuffer(queue, buffer, in_bytes, c.lengths_data,
+                  c.lengths.buffer.TotalTensorSizeInBytes),
+            "WriteBuffer");
+    check(dmlDeviceCreateOperator(device, &c.desc, &op), "CreateOperator");
+    dmlSetName(op, entry->name);
+    check(dmlDeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
+    DML_BINDING_TABLE_DESC td = { compiled };
+    check(dmlDeviceCreateBindingTable(device, &td, &table), "CreateBindingTable");
+    DML_BUFFER_BINDING in[2] = { { buffer, 0, c.in.buffer.TotalTensorSizeInBytes },
+        { buffer, in_bytes, c.lengths.buffer.TotalTensorSizeInBytes } };
+    DML_BUFFER_BINDING out = { buffer, in_bytes + len_bytes, out_bytes };
+    DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
+    DML_BINDING_DESC out_desc = { DML_BINDING_TYPE_BUFFER, &out };
+    check(dmlBindingTableBindInputs(table, c.inputs, in_desc), "BindInputs");
+    check(dmlBindingTableBindOutputs(table, 1, &out_desc), "BindOutputs");
+
+    /* The copy baseline, same traffic: (read + written) / 2 bytes each way.
+     * On the CPU its repetitions alternate with the operator's, so both see
+     * the same machine state (frequency, neighbours). */
+    const uint64_t copy_bytes = (c.bytes_read + c.bytes_written) / 2;
+    const int on_cuda = o->backend && !strncmp(o->backend, "cuda", 4) && strcmp(o->backend, "cudaemu") != 0;
+    unsigned char *src = NULL, *dst = NULL;
+    if (!on_cuda) {
+        src = malloc(copy_bytes);
+        dst = malloc(copy_bytes);
+        if (src && dst) {
+            memset(src, 1, copy_bytes);
+            memset(dst, 2, copy_bytes);
+        }
+    }
+    double* samples = calloc((size_t)o->repetitions, sizeof(double));
+    double* copy_samples = calloc((size_t)o->repetitions, sizeof(double));
+    for (int i = 0; i < o->warmup + o->repetitions; ++i) {
+        double t0 = now_ns();
+        check(dmlCommandRecorderRecordDispatch(recorder, queue, compiled, table), "RecordDispatch");
+        check(dmlCommandQueueSynchronize(queue), "Synchronize");
+        double t1 = now_ns();
+        if (src && dst)
+            copy_pool_copy(pool, dst, src, copy_bytes);
+        double t2 = now_ns();
+        if (i >= o->warmup) {
+            samples[i - o->warmup] = t1 - t0;
+            copy_samples[i - o->warmup] = t2 - t1;
+        }
+    }
+    res->seconds = summarize(samples, o->repetitions).median * 1e-9;
+    res->copy_seconds = src && dst ? summarize(copy_samples, o->repetitions).median * 1e-9 : -1;
+    free(src);
+    free(dst);
+    free(copy_samples);
+    if (on_cuda) {
+#ifdef DML_BENCH_CUDA
+        double ms = cuda_copy_ms(copy_bytes, o->warmup, o->repetitions);
+        res->copy_seconds = ms < 0 ? -1 : ms * 1e-3;
+#endif
+    }
+    res->bytes_read = c.bytes_read;
+    res->bytes_written = c.bytes_written;
+    free(samples);
+    dmlRelease(table);
+    dmlRelease(compiled);
+    dmlRelease(op);
+    dmlRelease(buffer);
+    free(c.lengths_data);
+    return 0;
+}
+
+static uint64_t parse_size(const char* text)
+{
+    char* end;
+    double value = strtod(text, &end);
+    switch (*end) {
+    case 'k': case 'K': value *= 1024; break;
+    case 'm': case 'M': value *= 1024 * 1024; break;
+    case 'g': case 'G': value *= 1024.0 * 1024 * 1024; break;
+    default: break;
+    }
+    return (uint64_t)value;
+}
+
+static void format_size(char* out, size_t size, uint64_t bytes)
+{
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        snprintf(out, size, "%lluM", (unsigned long long)(bytes >> 20));
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(out, size, "%lluK", (unsigned long long)(bytes >> 10));
+    else
+        snprintf(out, size, "%llu", (unsigned long long)bytes);
+}
+
+static int throughput(const bench_options* o, const char* case_list, const char* size_list, const char* type_list)
+{
+    uint64_t sizes[32];
+    int size_count = 0;
+    if (size_list) {
+        char* copy = strdup(size_list);
+        for (char* tok = strtok(copy, ","); tok && size_count < 32; tok = strtok(NULL, ","))
+            sizes[size_count++] = parse_size(tok);
+        free(copy);
+    } else {
+        const uint64_t defaults[] = { 4u << 10, 64u << 10, 1u << 20, 16u << 20, 64u << 20, 256u << 20 };
+        for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; ++i)
+            sizes[size_count++] = defaults[i];
+    }
+    unsigned types[4] = { 1, 2, 4, 8 };
+    int type_count = 4;
+    if (type_list) {
+        type_count = 0;
+        char* copy = strdup(type_list);
+        for (char* tok = strtok(copy, ","); tok && type_count < 4; tok = strtok(NULL, ",")) {
+            unsigned t = (unsigned)atoi(tok);
+            if (t == 1 || t == 2 || t == 4 || t == 8)
+                types[type_count++] = t;
+        }
+        free(copy);
+    }
+    int selected[CASE_COUNT];
+    for (size_t i = 0; i < CASE_COUNT; ++i)
+        selected[i] = case_list == NULL;
+    if (case_list) {
+        char* copy = strdup(case_list);
+        for (char* tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+            size_t i = 0;
+            while (i < CASE_COUNT && strcmp(cases[i].name, tok) != 0)
+                ++i;
+            if (i == CASE_COUNT) {
+                fprintf(stderr, "dmlbench: unknown case '%s'; cases:", tok);
+                for (size_t k = 0; k < CASE_COUNT; ++k)
+                    fprintf(stderr, " %s", cases[k].name);
+                fprintf(stderr, "\n");
+                free(copy);
+                return 2;
+            }
+            selected[i] = 1;
+        }
+        free(copy);
+    }
+
+    DML_DEVICE_DESC device_desc = { o->backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DMLDevice device;
+    DMLCommandQueue queue;
+    DMLCommandRecorder recorder;
+    check(dmlCreateDevice(&device_desc, &device), "CreateDevice");
+    check(dmlDeviceCreateCommandQueue(device, NULL, &queue), "CreateCommandQueue");
+    check(dmlDeviceCreateCommandRecorder(device, &recorder), "CreateCommandRecorder");
+    copy_pool pool;
+    copy_pool_start(&pool);
+    const char* backend = o->backend ? o->backend : "default";
+    if (o->csv)
+        printf("backend,case,element_size,bytes,median_us,gbps,copy_gbps,ratio\n");
+    else
+        printf("dmlbench: backend %s, median of %d after %d warm-up, copy baseline on %u thread(s)\n"
+               "%-16s %4s %6s %12s %9s %9s %7s\n",
+            backend, o->repetitions, o->warmup, pool.threads, "case", "elem", "size", "median_us", "GB/s",
+            "copyGB/s", "ratio");
+    for (size_t k = 0; k < CASE_COUNT; ++k) {
+        if (!selected[k])
+            continue;
+        for (int t = 0; t < type_count; ++t) {
+            for (int s = 0; s < size_count; ++s) {
+                result r;
+                if (run_case(device, queue, recorder, &pool, o, &cases[k], types[t], sizes[s], &r) != 0)
+                    continue;
+                const double traffic = (double)(r.bytes_read + r.bytes_written);
+                const double gbps = traffic / r.seconds * 1e-9;
+                const double copy_gbps = r.copy_seconds > 0 ? traffic / r.copy_seconds * 1e-9 : 0;
+                const double ratio = copy_gbps > 0 ? gbps / copy_gbps : 0;
+                char size_text[32];
+                format_size(size_text, sizeof size_text, sizes[s]);
+                if (o->csv)
+                    printf("%s,%s,%u,%llu,%.3f,%.3f,%.3f,%.3f\n", backend, cases[k].name, types[t],
+                        (unsigned long long)sizes[s], r.seconds * 1e6, gbps, copy_gbps, ratio);
+                else if (copy_gbps > 0)
+                    printf("%-16s %4u %6s %12.1f %9.2f %9.2f %7.2f\n", cases[k].name, types[t], size_text,
+                        r.seconds * 1e6, gbps, copy_gbps, ratio);
+                else
+                    printf("%-16s %4u %6s %12.1f %9.2f %9s %7s\n", cases[k].name, types[t], size_text,
+                        r.seconds * 1e6, gbps, "n/a", "n/a");
+                fflush(stdout);
+            }
+        }
+    }
+    copy_pool_stop(&pool);
+    dmlRelease(recorder);
+    dmlRelease(queue);
+    dmlRelease(device);
+    return 0;
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: dmlbench --overhead [--backend NAME] [--repetitions N]\n");
+    fprintf(stderr,
+        "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
+        "                [--repetitions N] [--warmup N] [--csv]\n"
+        "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
+        "cases:");
+    for (size_t k = 0; k < CASE_COUNT; ++k)
+        fprintf(stderr, " %s", cases[k].name);
+    fprintf(stderr, "\n");
 }
 
 int main(int argc, char** argv)
 {
-    const char* backend = NULL;
-    int repetitions = 10000, mode_overhead = 0;
+    bench_options o = { NULL, -1, 2, 0 };
+    const char *case_list = NULL, *size_list = NULL, *type_list = NULL;
+    int mode_overhead = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
+        else if (!strcmp(argv[i], "--csv"))
+            o.csv = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-            backend = argv[++i];
+            o.backend = argv[++i];
         else if (!strcmp(argv[i], "--repetitions") && i + 1 < argc)
-            repetitions = atoi(argv[++i]);
+            o.repetitions = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            o.warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+            case_list = argv[++i];
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            size_list = argv[++i];
+        else if (!strcmp(argv[i], "--type-size") && i + 1 < argc)
+            type_list = argv[++i];
         else {
             usage();
             return 2;
         }
     }
-    if (!mode_overhead || repetitions < 1) {
+    if (o.repetitions == -1)
+        o.repetitions = mode_overhead ? 10000 : 11;
+    if (o.repetitions < 1 || o.warmup < 0) {
         usage();
         return 2;
     }
-    return overhead(backend, repetitions);
+    if (mode_overhead)
+        return overhead(o.backend, o.repetitions);
+    return throughput(&o, case_list, size_list, type_list);
 }

@@ -2,11 +2,13 @@
  * device.c — devices and what they create: operators, compiled operators,
  * initializers, buffers, queues and recorders.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "objects.h"
 #include "plan_build.h"
+#include "trace.h"
 
 #define DEVICE_FLAGS_ALL ((uint32_t)DML_CREATE_DEVICE_FLAG_DEBUG)
 #define EXECUTION_FLAGS_ALL                                                                                  \
@@ -143,7 +145,7 @@ static DML_RESULT check_feature_support(DMLDevice handle, DML_FEATURE feature, u
     }
 }
 
-static DML_RESULT create_operator(DMLDevice handle, const DML_OPERATOR_DESC* desc, DMLOperator* out)
+static DML_RESULT create_operator_untraced(DMLDevice handle, const DML_OPERATOR_DESC* desc, DMLOperator* out)
 {
     static const char call[] = "dmlDeviceCreateOperator";
     DEVICE_OR_FAIL(handle, call);
@@ -161,7 +163,23 @@ static DML_RESULT create_operator(DMLDevice handle, const DML_OPERATOR_DESC* des
     return DML_S_OK;
 }
 
-static DML_RESULT compile_operator(DMLDevice handle, DMLOperator op_handle, DML_EXECUTION_FLAGS flags,
+/* The desc is not validated yet when the range starts: it is named by the
+ * operator type only (shapes are read after validation, see CompileOperator). */
+static DML_RESULT create_operator(DMLDevice handle, const DML_OPERATOR_DESC* desc, DMLOperator* out)
+{
+#ifdef DML_HAVE_NVTX
+    if (dml_trace_active()) {
+        char message[64];
+        snprintf(message, sizeof message, "CreateOperator %s", desc ? dml_operator_type_name(desc->Type) : "(null)");
+        dml_trace_push(message);
+    }
+#endif
+    DML_RESULT r = create_operator_untraced(handle, desc, out);
+    DML_TRACE_POP();
+    return r;
+}
+
+static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_handle, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* out)
 {
     static const char call[] = "dmlDeviceCompileOperator";
@@ -201,6 +219,23 @@ static DML_RESULT compile_operator(DMLDevice handle, DMLOperator op_handle, DML_
     compiled->persistent_size = persistent;
     *out = (DMLCompiledOperator)compiled;
     return DML_S_OK;
+}
+
+static DML_RESULT compile_operator(DMLDevice handle, DMLOperator op_handle, DML_EXECUTION_FLAGS flags,
+    DMLCompiledOperator* out)
+{
+#ifdef DML_HAVE_NVTX
+    if (dml_trace_active()) {
+        const dml_operator* op = (const dml_operator*)op_handle;
+        if (dml_is_object(op, DML_OBJECT_TYPE_OPERATOR))
+            dml_trace_push_operator("CompileOperator", &op->desc, op->base.name);
+        else
+            dml_trace_push("CompileOperator (invalid operator)");
+    }
+#endif
+    DML_RESULT r = compile_operator_untraced(handle, op_handle, flags, out);
+    DML_TRACE_POP();
+    return r;
 }
 
 static DML_RESULT create_operator_initializer(DMLDevice handle, uint32_t count, const DMLCompiledOperator* ops,

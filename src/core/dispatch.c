@@ -4,9 +4,11 @@
  * validated at compile and bind time; here we only check that what the
  * dispatchable needs is bound. No allocation on this path.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "objects.h"
+#include "trace.h"
 
 DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispatchable);
 DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queue, DMLDispatchable dispatchable,
@@ -90,7 +92,7 @@ static DML_RESULT execute_initializer(dml_queue* queue, const dml_initializer* i
     return DML_S_OK;
 }
 
-DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder_handle, DMLCommandQueue queue_handle,
+static DML_RESULT record_dispatch_untraced(DMLCommandRecorder recorder_handle, DMLCommandQueue queue_handle,
     DMLDispatchable dispatchable, DMLBindingTable table_handle)
 {
     static const char call[] = "dmlCommandRecorderRecordDispatch";
@@ -117,6 +119,32 @@ DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder_handle, DMLCommandQue
     return execute_initializer(queue, (const dml_initializer*)dispatchable, table, call);
 }
 
+DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queue, DMLDispatchable dispatchable,
+    DMLBindingTable table)
+{
+#ifdef DML_HAVE_NVTX
+    if (dml_trace_active()) {
+        if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR)) {
+            const dml_compiled* compiled = (const dml_compiled*)dispatchable;
+            /* The compiled operator's name, else its operator's. */
+            const char* name = compiled->base.name[0] ? compiled->base.name : compiled->op->base.name;
+            dml_trace_push_operator("RecordDispatch", &compiled->op->desc, name);
+        } else if (dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
+            const dml_initializer* init = (const dml_initializer*)dispatchable;
+            char message[DML_OBJECT_NAME_SIZE + 64];
+            snprintf(message, sizeof message, "RecordDispatch initializer%s%s%s (%u operators)",
+                init->base.name[0] ? " '" : "", init->base.name, init->base.name[0] ? "'" : "", init->count);
+            dml_trace_push(message);
+        } else {
+            dml_trace_push("RecordDispatch (invalid dispatchable)");
+        }
+    }
+#endif
+    DML_RESULT r = record_dispatch_untraced(recorder, queue, dispatchable, table);
+    DML_TRACE_POP();
+    return r;
+}
+
 DML_RESULT dml_queue_synchronize(DMLCommandQueue handle)
 {
     static const char call[] = "dmlCommandQueueSynchronize";
@@ -132,7 +160,7 @@ DML_RESULT dml_queue_synchronize(DMLCommandQueue handle)
 
 /* WriteBuffer and ReadBuffer: host memory to or from a buffer range, ordered
  * after the queue's earlier work and complete on return. */
-static DML_RESULT transfer(DMLCommandQueue handle, DMLBuffer buffer_handle, uint64_t offset, void* host,
+static DML_RESULT transfer_untraced(DMLCommandQueue handle, DMLBuffer buffer_handle, uint64_t offset, void* host,
     uint64_t size, dml_copy_kind kind, const char* call)
 {
     dml_queue* queue = (dml_queue*)handle;
@@ -158,6 +186,21 @@ static DML_RESULT transfer(DMLCommandQueue handle, DMLBuffer buffer_handle, uint
     r = kind == DML_COPY_HOST_TO_DEVICE ? device->backend->queue_copy(queue->state, memory, host, size, kind)
                                         : device->backend->queue_copy(queue->state, host, memory, size, kind);
     return dml_device_remove(device, r);
+}
+
+static DML_RESULT transfer(DMLCommandQueue handle, DMLBuffer buffer_handle, uint64_t offset, void* host,
+    uint64_t size, dml_copy_kind kind, const char* call)
+{
+#ifdef DML_HAVE_NVTX
+    if (dml_trace_active()) {
+        const dml_buffer* buffer = (const dml_buffer*)buffer_handle;
+        const char* name = dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER) ? buffer->base.name : "";
+        dml_trace_push_transfer(kind == DML_COPY_HOST_TO_DEVICE ? "WriteBuffer" : "ReadBuffer", name, offset, size);
+    }
+#endif
+    DML_RESULT r = transfer_untraced(handle, buffer_handle, offset, host, size, kind, call);
+    DML_TRACE_POP();
+    return r;
 }
 
 DML_RESULT dml_queue_write_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, const void* source,
