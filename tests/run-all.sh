@@ -3,7 +3,9 @@
 #   1. the normal build (RelWithDebInfo), every CTest test;
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
 #   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
-# and, on the normal build, random ONNX cases against onnxruntime.
+# and, on the normal build, random ONNX cases against onnxruntime; then the
+# libFuzzer targets (tests/run-fuzz.sh) and a ThreadSanitizer build of the
+# concurrency suite (tests/run-tsan.sh). Valgrind last: its summary closes the run.
 # Build trees: build/ and build-asan/ at the repository root.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +25,12 @@ step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null
 cmake --build "$root/build-asan" -j "$jobs"
 ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs" -LE valgrind
+
+step "fuzzing (libFuzzer, clang, 60 s per target)"
+"$root/tests/run-fuzz.sh"
+
+step "ThreadSanitizer (concurrency suite)"
+"$root/tests/run-tsan.sh"
 
 step "valgrind memcheck"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -L valgrind

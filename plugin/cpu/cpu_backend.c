@@ -16,6 +16,36 @@
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 
+/* ---- test-only fault injection -------------------------------------------- */
+
+/* Compiled in only when DML_FAULT_INJECTION is defined, which only the
+ * test-only copy of this plugin built by tests/hardening is (the shipped
+ * libdml_cpu.so has no hook, no extra symbol and reads no environment). The
+ * test reaches the switch with dlsym: dml_cpu_fault_inject(a, e) makes the
+ * a-th next buffer allocation fail with DML_E_OUTOFMEMORY and the e-th next
+ * plan execution fail with DML_E_DEVICE_REMOVED (0: never). */
+#ifdef DML_FAULT_INJECTION
+static atomic_int g_fault_alloc, g_fault_execute;
+
+__attribute__((visibility("default"))) void dml_cpu_fault_inject(int alloc_countdown, int execute_countdown);
+__attribute__((visibility("default"))) void dml_cpu_fault_inject(int alloc_countdown, int execute_countdown)
+{
+    atomic_store(&g_fault_alloc, alloc_countdown);
+    atomic_store(&g_fault_execute, execute_countdown);
+}
+
+static int fault_hit(atomic_int* countdown)
+{
+    int v = atomic_load(countdown);
+    while (v > 0 && !atomic_compare_exchange_weak(countdown, &v, v - 1)) {
+    }
+    return v == 1;
+}
+#define DML_FAULT(which) fault_hit(&g_fault_##which)
+#else
+#define DML_FAULT(which) 0
+#endif
+
 /* ---- adapter ------------------------------------------------------------ */
 
 static DML_RESULT cpu_probe(DML_PLUGIN_PROBE* probe)
@@ -143,6 +173,9 @@ typedef struct cpu_buffer_header {
 static DML_RESULT cpu_buffer_alloc(void* device_state, uint64_t size, void** memory)
 {
     (void)device_state;
+    if (DML_FAULT(alloc))
+        return dml_set_error(DML_E_OUTOFMEMORY, "cpu: injected allocation failure (%llu bytes)",
+            (unsigned long long)size);
     if (size > (uint64_t)SIZE_MAX - 2 * CPU_BUFFER_HEADER - 4096)
         return dml_set_error(DML_E_OUTOFMEMORY, "cpu: cannot allocate a buffer of %llu bytes",
             (unsigned long long)size);
@@ -236,6 +269,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
                 || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
         return dml_set_error(DML_E_INVALIDARG, "cpu: malformed execution plan (kind %u, rank %u, element size %u)",
             plan->kind, plan->rank, e);
+    if (DML_FAULT(execute))
+        return dml_set_error(DML_E_DEVICE_REMOVED, "cpu: injected execution failure");
     cpu_pool* pool = NULL;
     if (plan->element_count * e >= DML_CPU_PARALLEL_MIN_BYTES)
         pool = device_pool(queue->device);

@@ -125,12 +125,14 @@ DML_RESULT dml_device_fail(const dml_device* device, DML_RESULT result, const ch
     return dml_device_relay(device, result);
 }
 
+/* device->removed: 0 alive, 1 being removed (the reason is being written), 2 removed. */
 DML_RESULT dml_device_check(const dml_device* device, const char* call)
 {
-    if (!atomic_load_explicit(&device->removed, memory_order_acquire))
+    int state = atomic_load_explicit(&device->removed, memory_order_acquire);
+    if (state == 0)
         return DML_S_OK;
     return dml_device_fail(device, DML_E_DEVICE_REMOVED, "%s: the device was removed: %s", call,
-        device->removed_reason);
+        state == 2 ? device->removed_reason : "an unrecoverable error on another thread");
 }
 
 DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result)
@@ -139,9 +141,10 @@ DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result)
         return dml_device_relay(device, result);
     int expected = 0;
     if (atomic_compare_exchange_strong(&device->removed, &expected, 1)) {
-        /* The backend's message says what happened; keep it as the reason. */
+        /* The backend's message says what happened; keep it as the reason,
+         * then publish it: readers print it only once they see 2. */
         snprintf(device->removed_reason, sizeof device->removed_reason, "%s", dml_error_last());
-        atomic_thread_fence(memory_order_release);
+        atomic_store_explicit(&device->removed, 2, memory_order_release);
     }
     return dml_device_relay(device, result);
 }

@@ -32,7 +32,7 @@ struct dml_device {
     void* state;
     uint32_t adapter_index;
     bool debug;
-    atomic_int removed; /* non-zero once the device hit an unrecoverable error */
+    atomic_int removed; /* 0 alive; 1 being removed; 2 removed, removed_reason set */
     char removed_reason[DML_REMOVED_REASON_SIZE];
 };
 

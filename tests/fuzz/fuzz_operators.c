@@ -1,0 +1,577 @@
+/*
+ * fuzz_operators.c — libFuzzer target: bytes -> operator desc -> the whole API.
+ *
+ * The input is decoded into one DML_OPERATOR_DESC (REVERSE_SUBSEQUENCES, SLICE1,
+ * SLICE, or another/unknown operator type), with random ranks, sizes, strides,
+ * data types, flags (OWNED_BY_DML), sizes in bytes, alignments, window
+ * parameters and sequence-length values. Then, on the "cpu" and "cudaemu"
+ * backends:
+ *   - CreateOperator is always called (even on huge descs);
+ *   - rejected: the result must be DML_E_INVALIDARG (DML_E_NOTIMPL for a valid
+ *     unimplemented operator type) with a non-empty message;
+ *   - accepted and small (every tensor <= FZ_MAX_BYTES): compile, initialize
+ *     (owned inputs), bind, dispatch, read back, and compare with the naive
+ *     reference (tests/api/reference.c) byte for byte, including the output
+ *     bytes the tensor does not address (they must be left untouched).
+ *   - "repair" mode (first byte's low bit): the decoder clamps everything into
+ *     the spec's valid range, and the desc must then be accepted.
+ * Any violation aborts (a crash for libFuzzer, a failed case for the replay).
+ */
+#include <dml/dml.h>
+
+#include "api/reference.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FZ_MAX_BYTES ((uint64_t)1 << 16) /* per tensor; larger descs are only created */
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+void fuzz_operators_cleanup(void);
+/* How many (backend, input) pairs were executed and compared so far. */
+unsigned long fuzz_operators_executed(void);
+
+/* ---- byte reader ------------------------------------------------------------ */
+
+typedef struct fz_reader {
+    const uint8_t* data;
+    size_t size, pos;
+} fz_reader;
+
+static uint8_t u8(fz_reader* r)
+{
+    return r->pos < r->size ? r->data[r->pos++] : 0;
+}
+
+static uint32_t u32(fz_reader* r)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v |= (uint32_t)u8(r) << (8 * i);
+    return v;
+}
+
+/* Mostly small values, sometimes the interesting edges. */
+static uint32_t small_or_edge(fz_reader* r, uint32_t small_max)
+{
+    static const uint32_t edges[] = { 0, 1, 2, 3, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 65536, 65537,
+        0x40000000u, 0x100 };
+    uint8_t b = u8(r);
+    if (b < 224)
+        return b % (small_max + 1);
+    if (b < 248)
+        return edges[b % (sizeof edges / sizeof edges[0])];
+    return u32(r);
+}
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static void fz_fail(const char* what, const char* backend, DML_RESULT r)
+{
+    fprintf(stderr, "fuzz_operators [%s]: %s (result 0x%08x, message '%s')\n", backend, what, (unsigned)r,
+        dmlGetLastErrorMessage());
+    abort();
+}
+
+static uint32_t elem_size(uint32_t type)
+{
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_UINT8:
+    case DML_TENSOR_DATA_TYPE_INT8: return 1;
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+    case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_INT16: return 2;
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+    case DML_TENSOR_DATA_TYPE_UINT32:
+    case DML_TENSOR_DATA_TYPE_INT32: return 4;
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+    case DML_TENSOR_DATA_TYPE_UINT64:
+    case DML_TENSOR_DATA_TYPE_INT64: return 8;
+    default: return 0;
+    }
+}
+
+typedef struct fz_tensor {
+    DML_BUFFER_TENSOR_DESC buf;
+    DML_TENSOR_DESC desc;
+    uint32_t sizes[8], strides[8];
+    bool has_strides;
+} fz_tensor;
+
+static void tensor_link(fz_tensor* t)
+{
+    t->buf.Sizes = t->sizes;
+    t->buf.Strides = t->has_strides ? t->strides : NULL;
+    t->desc.Type = DML_TENSOR_TYPE_BUFFER;
+    t->desc.Desc = &t->buf;
+}
+
+/* Sizes in bytes: usually exact, sometimes off by a little, sometimes random. */
+static void tensor_bytes(fz_reader* r, fz_tensor* t, bool repair)
+{
+    uint64_t need = ref_calc_buffer_tensor_size(elem_size(t->buf.DataType), t->buf.DimensionCount, t->sizes,
+        t->has_strides ? t->strides : NULL);
+    uint8_t mode = u8(r);
+    if (repair || mode < 200)
+        t->buf.TotalTensorSizeInBytes = need + (repair ? (mode % 4) * 4 : 0);
+    else if (mode < 220)
+        t->buf.TotalTensorSizeInBytes = need - 1;
+    else if (mode < 235)
+        t->buf.TotalTensorSizeInBytes = need & 0xffffffffu; /* a 32-bit truncation */
+    else
+        t->buf.TotalTensorSizeInBytes = ((uint64_t)u32(r) << 32) | u32(r);
+    uint8_t a = u8(r);
+    t->buf.GuaranteedBaseOffsetAlignment = (repair || a < 200) ? 0 : (a < 240 ? 1u << (a % 10) : u32(r));
+}
+
+/* Decodes a tensor with the given rank and data type (sizes from the reader
+ * unless given). Output tensors in repair mode get packed strides. */
+static void tensor_decode(fz_reader* r, fz_tensor* t, uint32_t rank, uint32_t type, const uint32_t* sizes,
+    bool repair, bool output)
+{
+    memset(t, 0, sizeof *t);
+    t->buf.DataType = (DML_TENSOR_DATA_TYPE)type;
+    t->buf.DimensionCount = rank;
+    uint32_t n = rank <= 8 ? rank : 8;
+    for (uint32_t i = 0; i < n; i++) {
+        t->sizes[i] = sizes ? sizes[i] : small_or_edge(r, 5);
+        if (repair && (t->sizes[i] == 0 || t->sizes[i] > 6))
+            t->sizes[i] = 1 + t->sizes[i] % 6;
+    }
+    uint8_t s = u8(r);
+    t->has_strides = s & 1;
+    if (t->has_strides) {
+        if (repair && output) {
+            ref_packed_strides(n, t->sizes, t->strides);
+            if (s & 2) /* padded rows */
+                for (uint32_t i = 0; i + 1 < n; i++)
+                    t->strides[i] *= 2;
+        } else {
+            for (uint32_t i = 0; i < n; i++) {
+                t->strides[i] = small_or_edge(r, 40);
+                if (repair && t->strides[i] > 64)
+                    t->strides[i] %= 64;
+            }
+        }
+    }
+    uint8_t f = u8(r);
+    t->buf.Flags = (DML_TENSOR_FLAGS)(f < 230 ? 0 : (f < 250 ? 1 : f));
+    if (repair && (output || t->buf.Flags > 1))
+        t->buf.Flags = DML_TENSOR_FLAG_NONE;
+    tensor_link(t);
+    tensor_bytes(r, t, repair);
+}
+
+static uint32_t data_type(fz_reader* r, bool repair)
+{
+    uint8_t b = u8(r);
+    uint32_t t = b < 240 ? b % 12 : (b < 250 ? b : u32(r));
+    if (repair && !elem_size(t))
+        t = 1 + b % 11;
+    return t;
+}
+
+/* ---- the case ------------------------------------------------------------------ */
+
+typedef struct fz_case {
+    uint32_t kind; /* 0 reverse, 1 slice1, 2 slice, 3 other type */
+    bool repair;
+    DML_OPERATOR_DESC op;
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
+    DML_SLICE1_OPERATOR_DESC slice1;
+    DML_SLICE_OPERATOR_DESC slice;
+    fz_tensor in, lengths, out;
+    uint32_t offsets[8], window[8], ustrides[8];
+    int32_t strides[8];
+    uint32_t param_count;
+    uint64_t seed;
+} fz_case;
+
+static void decode(fz_reader* r, fz_case* c)
+{
+    memset(c, 0, sizeof *c);
+    uint8_t head = u8(r);
+    c->repair = head & 1;
+    c->kind = (head >> 1) % 4;
+    if (c->repair && c->kind == 3)
+        c->kind = head % 3;
+    uint32_t rank = 1 + u8(r) % 8;
+    if (!c->repair && u8(r) >= 240)
+        rank = u8(r) % 12; /* 0, or above 8 */
+    uint32_t type = data_type(r, c->repair);
+    tensor_decode(r, &c->in, rank, type, NULL, c->repair, false);
+    uint32_t n = rank <= 8 ? rank : 8;
+
+    if (c->kind == 0 || c->kind == 3) {
+        uint32_t axis = small_or_edge(r, 8);
+        if (c->repair)
+            axis %= rank;
+        uint32_t lsizes[8];
+        memcpy(lsizes, c->in.sizes, sizeof lsizes);
+        if (axis < n)
+            lsizes[axis] = 1;
+        uint8_t lt = u8(r);
+        if (c->repair)
+            lt %= 240;
+        uint32_t ltype = lt < 120 ? DML_TENSOR_DATA_TYPE_UINT32
+                                  : (lt < 240 ? DML_TENSOR_DATA_TYPE_UINT64 : (uint32_t)(lt % 12));
+        uint32_t lrank = rank;
+        if (!c->repair && u8(r) >= 250)
+            lrank = u8(r) % 10;
+        bool perturb = !c->repair && u8(r) >= 245;
+        tensor_decode(r, &c->lengths, lrank, ltype, perturb ? NULL : lsizes, c->repair, false);
+        uint32_t otype = (!c->repair && u8(r) >= 250) ? data_type(r, false) : type;
+        bool operturb = !c->repair && u8(r) >= 250;
+        tensor_decode(r, &c->out, rank, otype, operturb ? NULL : c->in.sizes, c->repair, true);
+        c->reverse.InputTensor = &c->in.desc;
+        c->reverse.SequenceLengthsTensor = &c->lengths.desc;
+        c->reverse.OutputTensor = &c->out.desc;
+        c->reverse.Axis = axis;
+        c->op.Type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+        c->op.Desc = &c->reverse;
+        if (c->kind == 3) { /* same desc, another type: NOTIMPL or INVALIDARG */
+            uint8_t t = u8(r);
+            c->op.Type = (DML_OPERATOR_TYPE)(t < 200 ? t % 180 : u32(r));
+            if (c->op.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES || c->op.Type == DML_OPERATOR_SLICE1 ||
+                c->op.Type == DML_OPERATOR_SLICE)
+                c->op.Type = DML_OPERATOR_INVALID;
+        }
+    } else {
+        uint32_t osizes[8];
+        c->param_count = rank;
+        if (!c->repair && u8(r) >= 250)
+            c->param_count = u8(r) % 10;
+        for (uint32_t i = 0; i < 8; i++) {
+            uint32_t in_size = c->in.sizes[i] ? c->in.sizes[i] : 1;
+            c->offsets[i] = small_or_edge(r, 6);
+            c->window[i] = small_or_edge(r, 7);
+            uint32_t s = small_or_edge(r, 6);
+            c->strides[i] = (int32_t)((u8(r) & 1) ? 0u - s : s); /* wraps: INT32_MIN and friends */
+            if (c->repair) {
+                c->offsets[i] %= in_size;
+                c->window[i] = 1 + c->window[i] % (in_size - c->offsets[i]);
+                if (c->strides[i] == 0 || c->strides[i] > 8 || c->strides[i] < -8)
+                    c->strides[i] = 1 + (int32_t)(s % 3);
+                if (c->kind == 2) { /* SLICE: positive strides, reads inside the input */
+                    if (c->strides[i] < 0)
+                        c->strides[i] = -c->strides[i];
+                }
+            }
+            c->ustrides[i] = (uint32_t)c->strides[i];
+            uint32_t mag = c->strides[i] < 0 ? (uint32_t)(-(int64_t)c->strides[i]) : (uint32_t)c->strides[i];
+            uint32_t maxo = mag && c->window[i] ? 1 + (c->window[i] - 1) / mag : 1;
+            uint32_t o = small_or_edge(r, 4);
+            osizes[i] = c->repair ? 1 + o % maxo : (u8(r) < 200 ? maxo : o);
+            if (c->kind == 2 && c->repair) /* window from the output sizes */
+                c->window[i] = (osizes[i] - 1) * (uint32_t)c->strides[i] + 1;
+        }
+        uint32_t otype = (!c->repair && u8(r) >= 250) ? data_type(r, false) : type;
+        uint32_t orank = (!c->repair && u8(r) >= 250) ? u8(r) % 10 : rank;
+        tensor_decode(r, &c->out, orank, otype, osizes, c->repair, true);
+        if (c->kind == 1) {
+            c->slice1 = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, c->param_count, c->offsets, c->window,
+                c->strides };
+            c->op.Type = DML_OPERATOR_SLICE1;
+            c->op.Desc = &c->slice1;
+        } else {
+            c->slice = (DML_SLICE_OPERATOR_DESC){ &c->in.desc, &c->out.desc, c->param_count, c->offsets, osizes,
+                c->ustrides };
+            /* osizes is on the stack: copy into window (unused by SLICE) */
+            memcpy(c->window, osizes, sizeof osizes);
+            c->slice.Sizes = c->window;
+            c->op.Type = DML_OPERATOR_SLICE;
+            c->op.Desc = &c->slice;
+        }
+    }
+    /* Rare structural damage: NULL pointers and bad tensor types. */
+    if (!c->repair) {
+        uint8_t d = u8(r);
+        if (d == 255)
+            c->op.Desc = NULL;
+        else if (d == 254)
+            c->in.desc.Type = DML_TENSOR_TYPE_INVALID;
+        else if (d == 253)
+            c->in.buf.Sizes = NULL;
+        else if (d == 252)
+            c->out.desc.Desc = NULL;
+    }
+    c->seed = ((uint64_t)u32(r) << 32) | u32(r) | 1;
+}
+
+/* ---- execution and the oracle ---------------------------------------------------- */
+
+static uint64_t rng(uint64_t* s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+typedef struct fz_device {
+    const char* backend;
+    DMLDevice device;
+    DMLCommandQueue queue;
+    DMLCommandRecorder recorder;
+} fz_device;
+
+static fz_device g_devices[] = { { "cpu", NULL, NULL, NULL }, { "cudaemu", NULL, NULL, NULL } };
+#define FZ_DEVICES (sizeof g_devices / sizeof g_devices[0])
+
+static void devices_init(void)
+{
+    if (g_devices[0].device)
+        return;
+    for (size_t i = 0; i < FZ_DEVICES; i++) {
+        DML_DEVICE_DESC d = { g_devices[i].backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+        DML_RESULT r = dmlCreateDevice(&d, &g_devices[i].device);
+        if (r < 0)
+            fz_fail("dmlCreateDevice", g_devices[i].backend, r);
+        if ((r = dmlDeviceCreateCommandQueue(g_devices[i].device, NULL, &g_devices[i].queue)) < 0)
+            fz_fail("dmlDeviceCreateCommandQueue", g_devices[i].backend, r);
+        if ((r = dmlDeviceCreateCommandRecorder(g_devices[i].device, &g_devices[i].recorder)) < 0)
+            fz_fail("dmlDeviceCreateCommandRecorder", g_devices[i].backend, r);
+    }
+}
+
+void fuzz_operators_cleanup(void)
+{
+    for (size_t i = 0; i < FZ_DEVICES; i++) {
+        dmlRelease(g_devices[i].recorder);
+        dmlRelease(g_devices[i].queue);
+        dmlRelease(g_devices[i].device);
+        g_devices[i].recorder = NULL;
+        g_devices[i].queue = NULL;
+        g_devices[i].device = NULL;
+    }
+}
+
+static unsigned long g_executed;
+
+unsigned long fuzz_operators_executed(void)
+{
+    return g_executed;
+}
+
+static bool is_known_type(uint32_t t)
+{
+    return t >= 1 && t <= DML_OPERATOR_TYPE_LAST;
+}
+
+#define CHECK(call, what)                                                                                  \
+    do {                                                                                                   \
+        DML_RESULT r_ = (call);                                                                            \
+        if (r_ < 0)                                                                                        \
+            fz_fail(what, dev->backend, r_);                                                               \
+    } while (0)
+
+static DML_BUFFER_BINDING bb(DMLBuffer b, uint64_t offset, uint64_t size)
+{
+    DML_BUFFER_BINDING x = { b, offset, size };
+    return x;
+}
+
+/* Runs an accepted, small operator and compares with the reference. */
+static void execute(fz_device* dev, fz_case* c, DMLOperator op)
+{
+    const bool reverse = c->op.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES;
+    fz_tensor* ins[2] = { &c->in, reverse ? &c->lengths : NULL };
+    const uint32_t nin = reverse ? 2 : 1;
+    uint64_t sizes[3] = { c->in.buf.TotalTensorSizeInBytes, reverse ? c->lengths.buf.TotalTensorSizeInBytes : 0,
+        c->out.buf.TotalTensorSizeInBytes };
+    uint8_t* host[3] = { NULL, NULL, NULL };
+    uint64_t seed = c->seed;
+    for (int i = 0; i < 3; i++) {
+        host[i] = malloc(sizes[i] ? sizes[i] : 1);
+        if (!host[i])
+            abort();
+        for (uint64_t b = 0; b < sizes[i]; b++)
+            host[i][b] = (uint8_t)rng(&seed);
+    }
+    if (reverse && (seed & 3)) { /* mostly meaningful lengths: 0 .. axis+2, sometimes huge */
+        uint32_t ls = elem_size(c->lengths.buf.DataType);
+        uint32_t axis_size = c->in.sizes[c->reverse.Axis];
+        for (uint64_t b = 0; b + ls <= sizes[1]; b += ls) {
+            uint64_t v = rng(&seed);
+            uint64_t len = (v & 0xf0) == 0xf0 ? (ls == 4 ? UINT32_MAX : UINT64_MAX) : v % (axis_size + 3);
+            memcpy(host[1] + b, &len, ls); /* little-endian */
+        }
+    }
+    /* One buffer, three ranges aligned to 256 or the largest GuaranteedBaseOffsetAlignment. */
+    uint64_t align = 256;
+    for (int i = 0; i < 3; i++) {
+        const fz_tensor* t = i == 0 ? &c->in : (i == 1 ? (reverse ? &c->lengths : NULL) : &c->out);
+        if (t && t->buf.GuaranteedBaseOffsetAlignment > align)
+            align = t->buf.GuaranteedBaseOffsetAlignment; /* accepted, so a power of two; capped by small_enough */
+    }
+    uint64_t offs[3], total = 0;
+    for (int i = 0; i < 3; i++) {
+        offs[i] = total;
+        total += (sizes[i] + align - 1) & ~(align - 1);
+    }
+    DMLBuffer buffer = NULL, persistent = NULL;
+    DMLCompiledOperator compiled = NULL;
+    DMLOperatorInitializer init = NULL;
+    DMLBindingTable table = NULL;
+    CHECK(dmlDeviceCreateBuffer(dev->device, total ? total : 1, &buffer), "CreateBuffer");
+    for (int i = 0; i < 3; i++)
+        if (sizes[i])
+            CHECK(dmlCommandQueueWriteBuffer(dev->queue, buffer, offs[i], host[i], sizes[i]), "WriteBuffer");
+    CHECK(dmlDeviceCompileOperator(dev->device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
+
+    bool any_owned = false;
+    for (uint32_t i = 0; i < nin; i++)
+        any_owned |= (ins[i]->buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
+    DML_BINDING_PROPERTIES props = dmlDispatchableGetBindingProperties(compiled);
+    if (any_owned != (props.PersistentResourceSize > 0))
+        fz_fail("PersistentResourceSize disagrees with OWNED_BY_DML", dev->backend, 0);
+    if (props.PersistentResourceSize)
+        CHECK(dmlDeviceCreateBuffer(dev->device, props.PersistentResourceSize, &persistent), "CreateBuffer(p)");
+    DML_BUFFER_BINDING b[3];
+    DML_BINDING_DESC d[3];
+    if (any_owned) {
+        CHECK(dmlDeviceCreateOperatorInitializer(dev->device, 1, &compiled, &init), "CreateOperatorInitializer");
+        DML_BINDING_TABLE_DESC td = { init };
+        CHECK(dmlDeviceCreateBindingTable(dev->device, &td, &table), "CreateBindingTable(init)");
+        for (uint32_t i = 0; i < nin; i++)
+            b[i] = (ins[i]->buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) ? bb(buffer, offs[i], sizes[i]) : bb(NULL, 0, 0);
+        DML_BUFFER_ARRAY_BINDING array = { nin, b };
+        DML_BINDING_DESC one = { DML_BINDING_TYPE_BUFFER_ARRAY, &array };
+        CHECK(dmlBindingTableBindInputs(table, 1, &one), "BindInputs(init)");
+        DML_BUFFER_BINDING p = bb(persistent, 0, props.PersistentResourceSize);
+        DML_BINDING_DESC po = { DML_BINDING_TYPE_BUFFER, &p };
+        CHECK(dmlBindingTableBindOutputs(table, 1, &po), "BindOutputs(init)");
+        CHECK(dmlCommandRecorderRecordDispatch(dev->recorder, dev->queue, init, table), "RecordDispatch(init)");
+        dmlRelease(table);
+        table = NULL;
+        /* Clobber the owned sources: the result must come from the persistent copy. */
+        for (uint32_t i = 0; i < nin; i++) {
+            if (!(ins[i]->buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) || !sizes[i])
+                continue;
+            uint8_t* junk = malloc(sizes[i]);
+            if (!junk)
+                abort();
+            memset(junk, 0xEE, sizes[i]);
+            CHECK(dmlCommandQueueWriteBuffer(dev->queue, buffer, offs[i], junk, sizes[i]), "WriteBuffer(clobber)");
+            free(junk);
+        }
+    }
+    DML_BINDING_TABLE_DESC td = { compiled };
+    CHECK(dmlDeviceCreateBindingTable(dev->device, &td, &table), "CreateBindingTable");
+    for (uint32_t i = 0; i < nin; i++) {
+        bool owned = (ins[i]->buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
+        b[i] = bb(buffer, offs[i], sizes[i]);
+        d[i].Type = owned ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER;
+        d[i].Desc = owned ? NULL : &b[i];
+    }
+    CHECK(dmlBindingTableBindInputs(table, nin, d), "BindInputs");
+    b[2] = bb(buffer, offs[2], sizes[2]);
+    d[2].Type = DML_BINDING_TYPE_BUFFER;
+    d[2].Desc = &b[2];
+    CHECK(dmlBindingTableBindOutputs(table, 1, &d[2]), "BindOutputs");
+    if (persistent) {
+        DML_BUFFER_BINDING p = bb(persistent, 0, props.PersistentResourceSize);
+        DML_BINDING_DESC po = { DML_BINDING_TYPE_BUFFER, &p };
+        CHECK(dmlBindingTableBindPersistentResource(table, &po), "BindPersistentResource");
+    }
+    CHECK(dmlCommandRecorderRecordDispatch(dev->recorder, dev->queue, compiled, table), "RecordDispatch");
+    uint8_t* got = malloc(sizes[2] ? sizes[2] : 1);
+    if (!got)
+        abort();
+    CHECK(dmlCommandQueueReadBuffer(dev->queue, buffer, offs[2], got, sizes[2]), "ReadBuffer");
+    CHECK(dmlCommandQueueSynchronize(dev->queue), "Synchronize");
+
+    /* The reference, on host copies (out starts as the same random bytes). */
+    ref_view vin = { elem_size(c->in.buf.DataType), c->in.buf.DimensionCount, c->in.sizes, c->in.buf.Strides, host[0],
+        sizes[0] };
+    ref_view vout = { elem_size(c->out.buf.DataType), c->out.buf.DimensionCount, c->out.sizes, c->out.buf.Strides,
+        host[2], sizes[2] };
+    if (reverse) {
+        ref_view vl = { elem_size(c->lengths.buf.DataType), c->lengths.buf.DimensionCount, c->lengths.sizes,
+            c->lengths.buf.Strides, host[1], sizes[1] };
+        ref_reverse_subsequences(&vin, &vl, &vout, c->reverse.Axis);
+    } else if (c->op.Type == DML_OPERATOR_SLICE1) {
+        ref_slice1(&vin, &vout, c->offsets, c->window, c->strides);
+    } else {
+        ref_slice(&vin, &vout, c->offsets, c->ustrides);
+    }
+    if (memcmp(got, host[2], sizes[2]) != 0) {
+        for (uint64_t i = 0; i < sizes[2]; i++)
+            if (got[i] != host[2][i]) {
+                fprintf(stderr, "fuzz_operators [%s]: output byte %llu is 0x%02x, reference 0x%02x\n", dev->backend,
+                    (unsigned long long)i, got[i], host[2][i]);
+                break;
+            }
+        fz_fail("result differs from the reference", dev->backend, 0);
+    }
+    free(got);
+    g_executed++;
+    dmlRelease(table);
+    dmlRelease(init);
+    dmlRelease(persistent);
+    dmlRelease(compiled);
+    dmlRelease(buffer);
+    for (int i = 0; i < 3; i++)
+        free(host[i]);
+}
+
+static bool small_enough(const fz_case* c)
+{
+    if (c->in.buf.TotalTensorSizeInBytes > FZ_MAX_BYTES || c->out.buf.TotalTensorSizeInBytes > FZ_MAX_BYTES)
+        return false;
+    if (c->op.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES && c->lengths.buf.TotalTensorSizeInBytes > FZ_MAX_BYTES)
+        return false;
+    if (c->in.buf.GuaranteedBaseOffsetAlignment > FZ_MAX_BYTES || c->out.buf.GuaranteedBaseOffsetAlignment > FZ_MAX_BYTES ||
+        (c->op.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES && c->lengths.buf.GuaranteedBaseOffsetAlignment > FZ_MAX_BYTES))
+        return false;
+    /* The work is the output's element count: bounded by its bytes only when
+     * packed-ish, so bound it directly (each size is >= 1 here). */
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < c->out.buf.DimensionCount && i < 8; i++) {
+        n *= c->out.sizes[i];
+        if (n > FZ_MAX_BYTES)
+            return false;
+    }
+    return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    fz_reader reader = { data, size, 0 };
+    fz_case c;
+    decode(&reader, &c);
+    devices_init();
+    for (size_t k = 0; k < FZ_DEVICES; k++) {
+        fz_device* dev = &g_devices[k];
+        DMLOperator op = NULL;
+        DML_RESULT r = dmlDeviceCreateOperator(dev->device, &c.op, &op);
+        if (r < 0) {
+            const char* m = dmlGetLastErrorMessage();
+            if (op != NULL)
+                fz_fail("a failing CreateOperator wrote its out-parameter", dev->backend, r);
+            if (!m || !m[0])
+                fz_fail("rejected without a message", dev->backend, r);
+            const bool known_other = c.kind == 3 && is_known_type((uint32_t)c.op.Type);
+            if (r == DML_E_NOTIMPL) {
+                if (!known_other)
+                    fz_fail("DML_E_NOTIMPL for an implemented or an invalid operator type", dev->backend, r);
+            } else if (r != DML_E_INVALIDARG) {
+                fz_fail("rejected with a code other than DML_E_INVALIDARG", dev->backend, r);
+            } else if (known_other && c.op.Desc) {
+                fz_fail("a valid unimplemented operator type gave DML_E_INVALIDARG, not NOTIMPL", dev->backend, r);
+            }
+            if (c.repair)
+                fz_fail("a desc repaired into the valid range was rejected", dev->backend, r);
+            continue;
+        }
+        if (c.kind == 3)
+            fz_fail("an unimplemented operator type was accepted", dev->backend, r);
+        if (small_enough(&c))
+            execute(dev, &c, op);
+        dmlRelease(op);
+    }
+    return 0;
+}

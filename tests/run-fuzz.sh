@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan, build tree build-fuzz/), runs
+# each for DML_FUZZ_SECONDS (default 60) starting from tests/fuzz/corpus/, then
+# replays the corpus. New inputs go to build-fuzz/fuzz-new/ (not the repo); a
+# crash leaves build-fuzz/fuzz-artifacts/crash-* and fails the script: copy it
+# into tests/fuzz/corpus/ once fixed, as a regression input.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build-fuzz"
+seconds=${DML_FUZZ_SECONDS:-60}
+jobs=$(nproc)
+cc=${FUZZ_CC:-clang}
+# clang links the sanitizer runtime into executables only; the plugins are
+# linked with -z defs, so use the shared runtime everywhere (and find it).
+# No CUDA plugin here (nvcc's host compiler would get these flags).
+rt=$(dirname "$("$cc" -print-file-name=libclang_rt.asan-x86_64.so)")
+flags="-fsanitize=fuzzer-no-link -shared-libasan"
+ldflags="-shared-libasan -Wl,-rpath,$rt"
+CC=$cc CXX=${FUZZ_CXX:-clang++} cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
+  -DDML_SANITIZE=ON -DDML_FUZZ=ON -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" \
+  -DCMAKE_MODULE_LINKER_FLAGS="$ldflags" -DCMAKE_CUDA_COMPILER=CMAKE_CUDA_COMPILER-NOTFOUND >/dev/null
+cmake --build "$build" -j "$jobs" --target fuzz_operators test_fuzz_replay dml_cpu dml_cudaemu
+export DML_BACKEND= DML_PLUGIN_PATH=
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:verify_asan_link_order=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$build/fuzz-new" "$build/fuzz-artifacts"
+for target in fuzz_operators; do
+  printf '\n==== %s: %ss\n' "$target" "$seconds"
+  "$build/tests/$target" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048 \
+    -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1 \
+    "$build/fuzz-new" "$root/tests/fuzz/corpus" 2>&1 | grep -v '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' || exit 1
+  printf '\n==== %s: replaying the corpus\n' "$target"
+  "$build/tests/$target" -runs=0 "$root/tests/fuzz/corpus"
+done
+CK_DEFAULT_TIMEOUT=300 "$build/tests/test_fuzz_replay"
