@@ -148,6 +148,29 @@ START_TEST(test_reverse_edge_lengths)
 END_TEST
 
 /* The examples of operators.md, with literal results (checks the reference too). */
+/* Rows gathered at stride +-2 whose lengths straddle the vector width and
+ * the one-page switch between the executor's two backward loops. */
+START_TEST(test_stride2_rows)
+{
+    rng r = { 4242 };
+    static const uint64_t lengths[] = { 1, 2, 5, 8, 9, 15, 16, 17, 31, 32, 33, 34, 65, 100, 255, 256, 257, 511, 512,
+        513, 1023, 1024, 1025, 2047, 2048, 2049 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (int64_t stride = -2; stride <= 2; stride += 4)
+            for (size_t l = 0; l < COUNT(lengths); l++) {
+                const uint64_t sizes[2] = { 3, lengths[l] };
+                const int64_t in_strides[2] = { (int64_t)(2 * lengths[l] + 5), stride };
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = element_sizes[e],
+                    .sizes = sizes, .max_elements = 3 * 2049, .in_strides = in_strides,
+                    .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, NULL);
+                case_free(&t);
+            }
+}
+END_TEST
+
 START_TEST(test_spec_examples)
 {
     float input[12], output[12];
@@ -409,6 +432,7 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_reverse_outer_axis_element_length);
     tcase_add_test(plans, test_reverse_edge_lengths);
     tcase_add_test(plans, test_spec_examples);
+    tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
