@@ -27,7 +27,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p "$build/fuzz-new" "$build/fuzz-artifacts"
 for target in fuzz_operators; do
   printf '\n==== %s: %ss\n' "$target" "$seconds"
-  "$build/tests/$target" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048 \
+  # A fixed seed keeps CI reproducible; DML_FUZZ_SEED=0 lets libFuzzer pick one.
+  "$build/tests/$target" -seed="${DML_FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048 \
     -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1 \
     "$build/fuzz-new" "$root/tests/fuzz/corpus" 2>&1 | grep -v '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' || exit 1
   printf '\n==== %s: replaying the corpus\n' "$target"
