@@ -1,10 +1,9 @@
 /*
  * cpu_backend.c — the CPU backend: host memory, synchronous in-order queues
- * and the plan executor, with one lazily created thread pool per device.
+ * and the plan executor, with one thread pool per device.
  */
 #include "cpu_backend.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,10 +104,7 @@ static DML_RESULT cpu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO*
 /* ---- device ------------------------------------------------------------- */
 
 typedef struct cpu_device {
-    unsigned threads;          /* pool size to create, caller included */
-    _Atomic(cpu_pool*) pool;   /* created on the first large dispatch */
-    atomic_int pool_failed;    /* don't retry thread creation on every dispatch */
-    pthread_mutex_t pool_lock; /* serialises creation only */
+    cpu_pool* pool; /* NULL on a one-core machine or when threads could not start: run on the caller */
 } cpu_device;
 
 static DML_RESULT cpu_device_create(uint32_t adapter_index, void** device_state)
@@ -119,10 +115,11 @@ static DML_RESULT cpu_device_create(uint32_t adapter_index, void** device_state)
     cpu_device* device = calloc(1, sizeof(*device));
     if (!device)
         return dml_set_error(DML_E_OUTOFMEMORY, "cpu: out of memory creating a device");
-    device->threads = cpu_pool_default_threads();
-    atomic_init(&device->pool, NULL);
-    atomic_init(&device->pool_failed, 0);
-    pthread_mutex_init(&device->pool_lock, NULL);
+    /* Started here, not on the first large dispatch: RecordDispatch neither
+     * allocates nor starts threads. The workers sleep on a condition
+     * variable until there is work. */
+    unsigned threads = cpu_pool_default_threads();
+    device->pool = threads >= 2 ? cpu_pool_create(threads) : NULL;
     *device_state = device;
     return DML_S_OK;
 }
@@ -132,29 +129,8 @@ static void cpu_device_destroy(void* device_state)
     cpu_device* device = device_state;
     if (!device)
         return;
-    cpu_pool_destroy(atomic_load(&device->pool));
-    pthread_mutex_destroy(&device->pool_lock);
+    cpu_pool_destroy(device->pool);
     free(device);
-}
-
-/* The device's pool, started on first use so that programs that only run
- * small plans never start threads. NULL: run on the caller. */
-static cpu_pool* device_pool(cpu_device* device)
-{
-    cpu_pool* pool = atomic_load_explicit(&device->pool, memory_order_acquire);
-    if (pool || device->threads < 2 || atomic_load_explicit(&device->pool_failed, memory_order_relaxed))
-        return pool;
-    pthread_mutex_lock(&device->pool_lock);
-    pool = atomic_load_explicit(&device->pool, memory_order_relaxed);
-    if (!pool) {
-        pool = cpu_pool_create(device->threads);
-        if (pool)
-            atomic_store_explicit(&device->pool, pool, memory_order_release);
-        else
-            atomic_store_explicit(&device->pool_failed, 1, memory_order_relaxed);
-    }
-    pthread_mutex_unlock(&device->pool_lock);
-    return pool;
 }
 
 /* ---- memory ------------------------------------------------------------- */
@@ -271,10 +247,7 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
             plan->kind, plan->rank, e);
     if (DML_FAULT(execute))
         return dml_set_error(DML_E_DEVICE_REMOVED, "cpu: injected execution failure");
-    cpu_pool* pool = NULL;
-    if (plan->element_count * e >= DML_CPU_PARALLEL_MIN_BYTES)
-        pool = device_pool(queue->device);
-    dml_cpu_execute(pool, plan, args);
+    dml_cpu_execute(queue->device->pool, plan, args); /* runs small plans inline */
     return DML_S_OK;
 }
 
