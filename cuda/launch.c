@@ -13,13 +13,10 @@ dml_divisor32 dml_divisor32_make(uint32_t d)
 }
 
 /* Rows of the plan's inner dimension: outer dimensions and inner strides. */
-static void scalar_params(const dml_plan* plan, const dml_plan_args* args, dml_gather_params* p)
+static void scalar_params(const dml_plan* plan, dml_gather_params* p)
 {
     uint32_t inner = plan->rank - 1;
     memset(p, 0, sizeof *p);
-    p->in = args->input;
-    p->out = args->output;
-    p->lengths = args->lengths;
     p->count = plan->element_count;
     p->row_items = plan->sizes[inner];
     p->outer_rank = inner;
@@ -75,20 +72,20 @@ static void narrow(dml_gather_params* p)
     }
 }
 
-void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch)
+void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
 {
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
         (plan->in_strides[0] == 1 || plan->sizes[0] == 1)) {
         launch->is_copy = 1;
-        launch->copy_source = (const unsigned char*)args->input + plan->in_offset * (int64_t)e;
-        launch->copy_destination = (unsigned char*)args->output + plan->out_offset * (int64_t)e;
+        launch->copy_source_offset = plan->in_offset * (int64_t)e;
+        launch->copy_destination_offset = plan->out_offset * (int64_t)e;
         launch->copy_bytes = plan->element_count * e;
         return;
     }
     dml_gather_params* p = &launch->params;
-    scalar_params(plan, args, p);
+    scalar_params(plan, p);
     launch->element_size = e;
     launch->reverse = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     launch->mode = try_vectorize(plan, p);
@@ -101,13 +98,31 @@ void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t 
     /* Blocks of 256 threads, each thread DML_CUDA_ITEMS items; a launch too
      * small to give every SM two blocks uses smaller blocks instead, down to
      * two warps, so small tensors still spread over the GPU. */
-    uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
+    uint64_t sms = sm_count ? sm_count : 1;
     uint32_t block = DML_CUDA_BLOCK;
-    while (block > 64 && (p->count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) <
-               2ull * (sm_count ? sm_count : 1))
+    while (block > 64 && (p->count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) < 2 * sms)
         block /= 2;
     launch->block = block;
     uint64_t per_block = (uint64_t)block * DML_CUDA_ITEMS;
     uint64_t blocks = (p->count + per_block - 1) / per_block;
+    uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
     launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+}
+
+void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
+{
+    if (launch->is_copy) {
+        launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
+        launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;
+        return;
+    }
+    launch->params.in = args->input;
+    launch->params.out = args->output;
+    launch->params.lengths = args->lengths;
+}
+
+void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch)
+{
+    dml_cuda_plan_launch(plan, sm_count, launch);
+    dml_cuda_bind_launch(launch, args);
 }

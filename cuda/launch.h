@@ -16,6 +16,7 @@ typedef struct dml_cuda_launch {
     const void* copy_source;
     void* copy_destination;
     uint64_t copy_bytes;
+    int64_t copy_source_offset, copy_destination_offset; /* bytes from the bound pointers */
 
     /* Otherwise a kernel, specialised by these (compile-time in the kernel). */
     uint32_t element_size;
@@ -28,8 +29,15 @@ typedef struct dml_cuda_launch {
     dml_gather_params params;
 } dml_cuda_launch;
 
-/* Decides everything about the launch of `plan` on these pointers, for a GPU
- * with sm_count multiprocessors. Never fails: every plan has a launch. */
+/* Decides everything about the launch of `plan` that does not depend on
+ * where the tensors are bound, for a GPU with sm_count multiprocessors: done
+ * once, when the operator is compiled. Never fails: every plan has a launch. */
+void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch);
+
+/* Points a planned launch at the bound buffers: the only per-dispatch work. */
+void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args);
+
+/* Both at once, for tests and tools. */
 void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch);
 
 /* Fast division by d (1 <= d < 2^31) for dividends below 2^31. */

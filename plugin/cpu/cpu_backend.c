@@ -233,8 +233,10 @@ static DML_RESULT cpu_queue_synchronize(void* queue_state)
     return DML_S_OK;
 }
 
-static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, const dml_plan_args* args)
+static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
+    const dml_plan_args* args)
 {
+    (void)compiled_state; /* the CPU executor needs nothing beyond the plan */
     cpu_queue* queue = queue_state;
     /* The core builds valid plans; this only keeps a bad one from running wild. */
     const uint32_t e = plan->element_size;

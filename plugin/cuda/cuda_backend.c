@@ -327,16 +327,31 @@ static DML_RESULT cuda_queue_synchronize(void* queue_state)
     return DML_S_OK;
 }
 
-/* The dispatch path: a launch decided on the stack and enqueued. No
- * allocation, no synchronisation, so it is legal inside stream capture. */
-static DML_RESULT cuda_queue_execute(void* queue_state, const dml_plan* plan, const dml_plan_args* args)
+/* CompileOperator: the launch (mode, geometry, divisors) is decided once. */
+static DML_RESULT cuda_compile(void* device_state, const dml_plan* plan, void** compiled_state)
 {
+    const cuda_device* device = device_state;
+    dml_cuda_launch* launch = malloc(sizeof *launch);
+    if (!launch)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cuda: out of host memory compiling an operator");
+    dml_cuda_plan_launch(plan, device->sm_count, launch);
+    *compiled_state = launch;
+    return DML_S_OK;
+}
+
+/* The dispatch path: the compiled launch pointed at the bound buffers, on the
+ * stack, and enqueued. No allocation, no synchronisation, so it is legal
+ * inside stream capture. */
+static DML_RESULT cuda_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
+    const dml_plan_args* args)
+{
+    (void)plan;
     cuda_queue* queue = queue_state;
     DML_RESULT r = make_current(queue->device);
     if (r < 0)
         return r;
-    dml_cuda_launch launch;
-    dml_cuda_prepare(plan, args, queue->device->sm_count, &launch);
+    dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
+    dml_cuda_bind_launch(&launch, args);
     CUDA_TRY(dml_cuda_launch_gather(&launch, queue->stream), launch.is_copy ? "cudaMemcpyAsync" : "gather kernel launch");
     return DML_S_OK;
 }
@@ -353,5 +368,7 @@ const dml_backend dml_cuda_backend = {
     .queue_destroy = cuda_queue_destroy,
     .queue_copy = cuda_queue_copy,
     .queue_synchronize = cuda_queue_synchronize,
+    .compile = cuda_compile,
+    .compiled_destroy = free,
     .queue_execute = cuda_queue_execute,
 };

@@ -155,11 +155,24 @@ static DML_RESULT emu_queue_synchronize(void* queue_state)
 }
 
 /* What the CUDA plugin does, with the emulator in place of the GPU. */
-static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, const dml_plan_args* args)
+static DML_RESULT emu_compile(void* device_state, const dml_plan* plan, void** compiled_state)
 {
-    emu_queue* queue = queue_state;
-    dml_cuda_launch launch;
-    dml_cuda_prepare(plan, args, queue->device->sm_count, &launch);
+    const emu_device* device = device_state;
+    dml_cuda_launch* launch = malloc(sizeof *launch);
+    if (!launch)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of host memory compiling an operator");
+    dml_cuda_plan_launch(plan, device->sm_count, launch);
+    *compiled_state = launch;
+    return DML_S_OK;
+}
+
+static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
+    const dml_plan_args* args)
+{
+    (void)queue_state;
+    (void)plan;
+    dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
+    dml_cuda_bind_launch(&launch, args);
     dml_cuda_emulate(&launch, NULL);
     return DML_S_OK;
 }
@@ -176,5 +189,7 @@ const dml_backend dml_cudaemu_backend = {
     .queue_destroy = emu_queue_destroy,
     .queue_copy = emu_queue_copy,
     .queue_synchronize = emu_queue_synchronize,
+    .compile = emu_compile,
+    .compiled_destroy = free,
     .queue_execute = emu_queue_execute,
 };

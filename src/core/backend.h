@@ -41,8 +41,17 @@ typedef struct dml_backend {
     DML_RESULT (*queue_copy)(void* queue_state, void* destination, const void* source, uint64_t size,
         dml_copy_kind kind);
     DML_RESULT (*queue_synchronize)(void* queue_state);
-    /* Enqueue one plan. No allocation, no synchronisation on this path. */
-    DML_RESULT (*queue_execute)(void* queue_state, const dml_plan* plan, const dml_plan_args* args);
+
+    /* Optional: the backend's own once-per-operator work on a plan (the CUDA
+     * launch: mode, geometry, divisors), done by CompileOperator and kept
+     * with the compiled operator. NULL entries: no such state. */
+    DML_RESULT (*compile)(void* device_state, const dml_plan* plan, void** compiled_state);
+    void (*compiled_destroy)(void* compiled_state);
+
+    /* Enqueue one plan (compiled_state: what compile made, or NULL). No
+     * allocation, no synchronisation on this path. */
+    DML_RESULT (*queue_execute)(void* queue_state, const dml_plan* plan, const void* compiled_state,
+        const dml_plan_args* args);
 } dml_backend;
 
 /* Implemented by the core: the plugin table for a backend. Each plugin's

@@ -205,6 +205,13 @@ static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_han
     dml_object_add_ref(op);
     compiled->op = op;
     dml_plan_build(&op->desc, &compiled->plan);
+    if (device->backend->compile) {
+        DML_RESULT r = device->backend->compile(device->state, &compiled->plan, &compiled->backend_state);
+        if (r < 0) {
+            dml_object_release(compiled);
+            return dml_device_remove(device, r);
+        }
+    }
     /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte aligned. */
     uint64_t persistent = 0;
     for (uint32_t i = 0; i < DML_OP_MAX_INPUTS; ++i) {

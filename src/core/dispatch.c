@@ -31,19 +31,24 @@ DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispa
     return properties; /* initializers copy straight into persistent resources: no temporary */
 }
 
+/* DML_E_INVALID_CALL naming the operator and what is missing; the label is
+ * formatted only here, off the dispatch path. */
+static DML_RESULT unbound(const dml_device* device, const dml_compiled* compiled, const char* call, const char* what)
+{
+    char name[DML_OBJECT_NAME_SIZE + 4];
+    return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): %s is not bound", call,
+        dml_operator_type_name(compiled->op->desc.type), dml_object_label(&compiled->base, name, sizeof name), what);
+}
+
 static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compiled, const dml_binding_table* table,
     const char* call)
 {
+    static const char* const input_names[DML_OP_MAX_INPUTS] = { "input 0", "input 1" };
     dml_device* device = queue->base.device;
-    char name[DML_OBJECT_NAME_SIZE + 4];
-    const char* label = dml_object_label(&compiled->base, name, sizeof name);
-    const char* type = dml_operator_type_name(compiled->op->desc.type);
     if (compiled->persistent_size && !table->persistent.buffer)
-        return dml_device_fail(device, DML_E_INVALID_CALL,
-            "%s(%s%s): the persistent resource (%llu bytes) is not bound", call, type, label,
-            (unsigned long long)compiled->persistent_size);
+        return unbound(device, compiled, call, "the persistent resource");
     if (!table->outputs[0].buffer)
-        return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): output 0 is not bound", call, type, label);
+        return unbound(device, compiled, call, "output 0");
     const void* inputs[DML_OP_MAX_INPUTS] = { NULL, NULL };
     for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
         if (compiled->owned_offsets[i] != DML_NOT_OWNED)
@@ -51,10 +56,11 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
         else if (table->inputs[i].buffer)
             inputs[i] = dml_binding_pointer(&table->inputs[i]);
         else
-            return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): input %u is not bound", call, type, label, i);
+            return unbound(device, compiled, call, input_names[i]);
     }
     dml_plan_args args = { inputs[0], inputs[1], dml_binding_pointer(&table->outputs[0]) };
-    return dml_device_remove(device, device->backend->queue_execute(queue->state, &compiled->plan, &args));
+    return dml_device_remove(device,
+        device->backend->queue_execute(queue->state, &compiled->plan, compiled->backend_state, &args));
 }
 
 /* Copies each operator's OWNED_BY_DML inputs into its persistent resource. */

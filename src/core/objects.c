@@ -47,9 +47,13 @@ static void destroy(dml_object* object)
         backend->device_destroy(device->state);
         break;
     }
-    case DML_OBJECT_TYPE_COMPILED_OPERATOR:
-        dml_object_release(((dml_compiled*)object)->op);
+    case DML_OBJECT_TYPE_COMPILED_OPERATOR: {
+        dml_compiled* compiled = (dml_compiled*)object;
+        if (compiled->backend_state)
+            backend->compiled_destroy(compiled->backend_state);
+        dml_object_release(compiled->op);
         break;
+    }
     case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: {
         dml_initializer* initializer = (dml_initializer*)object;
         for (uint32_t i = 0; i < initializer->count; ++i)

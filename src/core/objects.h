@@ -47,6 +47,7 @@ typedef struct dml_compiled {
     dml_object base;
     dml_operator* op; /* held reference */
     dml_plan plan;
+    void* backend_state; /* the backend's compile of the plan, or NULL */
     uint64_t persistent_size;
     uint64_t owned_offsets[DML_OP_MAX_INPUTS]; /* in the persistent resource, or DML_NOT_OWNED */
 } dml_compiled;

@@ -106,7 +106,7 @@ static int execute_case(void* queue, test_case* t)
 {
     case_reset_output(t);
     dml_plan_args args = case_args(t);
-    if (B->queue_execute(queue, &t->plan, &args) != DML_S_OK)
+    if (B->queue_execute(queue, &t->plan, NULL, &args) != DML_S_OK)
         return 0;
     B->queue_synchronize(queue);
     return case_compare(t)[0] == 0;
@@ -133,13 +133,13 @@ START_TEST(test_execute_small_and_large)
         dml_plan bad = t.plan;
         bad.axis = 2;
         dml_plan_args args = case_args(&t);
-        ck_assert_int_eq(B->queue_execute(queue, &bad, &args), DML_E_INVALIDARG);
+        ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
         bad = t.plan;
         bad.element_size = 16;
-        ck_assert_int_eq(B->queue_execute(queue, &bad, &args), DML_E_INVALIDARG);
+        ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
         bad = t.plan;
         bad.lengths_element_size = 2;
-        ck_assert_int_eq(B->queue_execute(queue, &bad, &args), DML_E_INVALIDARG);
+        ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
         ck_assert_mem_eq(t.output, t.sentinel, t.output_bytes);
         case_free(&t);
     }
