@@ -314,6 +314,11 @@ static DML_RESULT wrap_buffer(DMLDevice handle, void* memory, uint64_t size, DML
             "%s: nativePointer %p is not 16-byte aligned (binding offsets are relative to it)", call, memory);
     if ((uintptr_t)memory + size < (uintptr_t)memory || size > UINTPTR_MAX)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: nativePointer + sizeInBytes overflows", call);
+    if (device->backend->buffer_check_wrap) {
+        DML_RESULT r = device->backend->buffer_check_wrap(device->state, memory, size);
+        if (r < 0)
+            return dml_device_relay(device, r);
+    }
     dml_buffer* buffer = new_object(sizeof *buffer, DML_OBJECT_TYPE_BUFFER, device);
     if (!buffer)
         return out_of_memory(device, call);
