@@ -352,9 +352,14 @@ static DML_RESULT dispatchable_slots(const dml_device* device, const char* call,
         *outputs = 1;
     } else if (dml_is_object(d, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
         const dml_initializer* init = (const dml_initializer*)d;
-        *inputs = 0;
+        uint64_t total = 0; /* up to 2 per operator, over up to 2^32 - 1 operators */
         for (uint32_t k = 0; k < init->count; ++k)
-            *inputs += init->ops[k]->op->desc.input_count;
+            total += init->ops[k]->op->desc.input_count;
+        if (total > UINT32_MAX)
+            return dml_device_fail(device, DML_E_INVALIDARG,
+                "%s: desc->Dispatchable is an initializer of %u operators with %llu inputs in all; a binding table "
+                "holds at most 2^32 - 1", call, init->count, (unsigned long long)total);
+        *inputs = (uint32_t)total;
         *outputs = init->count;
     } else {
         return dml_device_fail(device, DML_E_INVALIDARG,

@@ -179,6 +179,22 @@ static DML_RESULT create_operator(DMLDevice handle, const DML_OPERATOR_DESC* des
     return r;
 }
 
+/* The refusal of an operator whose OWNED_BY_DML inputs, each rounded up to
+ * 256 bytes, add up to more than 2^64 - 1 bytes of persistent resource. */
+static DML_RESULT persistent_overflow(const dml_device* device, const char* call, const char* type,
+    const char* label, const dml_op_desc* desc)
+{
+    char inputs[128] = "";
+    size_t used = 0;
+    for (uint32_t i = 0; i < desc->input_count && used < sizeof inputs; ++i)
+        if (desc->inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML)
+            used += (size_t)snprintf(inputs + used, sizeof inputs - used, "%sinput %u (%llu bytes)", used ? ", " : "",
+                i, (unsigned long long)desc->inputs[i].total_bytes);
+    return dml_device_fail(device, DML_E_INVALIDARG,
+        "%s(%s%s): the OWNED_BY_DML inputs' TotalTensorSizeInBytes, each rounded up to %d bytes, add up to more "
+        "than 2^64 - 1 bytes of persistent resource: %s", call, type, label, DML_PERSISTENT_BUFFER_ALIGNMENT, inputs);
+}
+
 static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_handle, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* out)
 {
@@ -212,15 +228,21 @@ static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_han
             return dml_device_remove(device, r);
         }
     }
-    /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte aligned. */
+    /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte
+     * aligned. TotalTensorSizeInBytes is the host's (any value >= the
+     * tensor's minimum), so both the rounding and the sum are checked. */
     uint64_t persistent = 0;
     for (uint32_t i = 0; i < DML_OP_MAX_INPUTS; ++i) {
         compiled->owned_offsets[i] = DML_NOT_OWNED;
         if (i < op->desc.input_count && (op->desc.inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML)) {
             compiled->owned_offsets[i] = persistent;
-            uint64_t aligned = (op->desc.inputs[i].total_bytes + DML_PERSISTENT_BUFFER_ALIGNMENT - 1) &
-                ~(uint64_t)(DML_PERSISTENT_BUFFER_ALIGNMENT - 1);
-            persistent += aligned; /* total_bytes < 2^63: validated */
+            uint64_t aligned;
+            if (__builtin_add_overflow(op->desc.inputs[i].total_bytes, DML_PERSISTENT_BUFFER_ALIGNMENT - 1, &aligned) ||
+                __builtin_add_overflow(persistent, aligned & ~(uint64_t)(DML_PERSISTENT_BUFFER_ALIGNMENT - 1),
+                    &persistent)) {
+                dml_object_release(compiled);
+                return persistent_overflow(device, call, type, label, &op->desc);
+            }
         }
     }
     compiled->persistent_size = persistent;
