@@ -17,6 +17,12 @@
  * loaded (a broadcast row once) plus the sequence lengths. The copy moves
  * (read + written) / 2 bytes, the same traffic. fraction = copy time /
  * operator time. CSV columns are printed in the header line.
+ *
+ * --gpu-case OPERATOR:ELEMENT_SIZE:PATTERN runs one case, its stream not held
+ * (profilers serialise launches), after printing the emulator's prediction
+ * for its launch: "prediction,NAME,dram_read,dram_write,ld_requests,
+ * ld_sectors,st_requests,st_sectors" (tests/gpu/summarize.py compares it with
+ * ncu's counters).
  */
 #include "bench_cuda.h"
 
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emulator.h"
 #include "gather_cases.h"
 #include "launch.h"
 
@@ -169,9 +176,12 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
         ok = cuda_ok(cudaEventCreate(&events[i]), "cudaEventCreate");
     ok = ok && cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize");
 
-    /* Everything enqueued behind the host function, then released at once. */
+    /* Everything enqueued behind the host function, then released at once;
+     * not for --gpu-case, which profilers run (they serialise launches, and a
+     * held stream would never drain). */
     atomic_int go = 0;
-    ok = ok && cuda_ok(cudaLaunchHostFunc(g->stream, hold, &go), "cudaLaunchHostFunc");
+    if (!o->only)
+        ok = ok && cuda_ok(cudaLaunchHostFunc(g->stream, hold, &go), "cudaLaunchHostFunc");
     for (int i = 0; ok && i < total; i++) {
         uint64_t base = (uint64_t)(i % (int)sets) * set_bytes;
         unsigned char* copy_source = memory + base + round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes);
@@ -214,6 +224,33 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
     free(copy_samples);
     free(host_lengths);
     return ok ? 0 : -1;
+}
+
+/* --gpu-case: the emulator's prediction for the same launch (this GPU's SM
+ * count), for ncu to be compared with (tests/gpu/summarize.py): DRAM bytes
+ * (every input byte once, a broadcast row once, plus lengths; every output
+ * element once) and the L1 sectors and requests of the global loads and
+ * stores, counted per warp instruction as the hardware does. */
+static int print_prediction(const gather_case* c, const dml_plan* plan, uint32_t sms, const char* name)
+{
+    gather_buffers b;
+    const uint32_t offsets[3] = { 0, 0, 0 };
+    if (gather_buffers_alloc(c, offsets, 1, &b) < 0)
+        return -1;
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(plan, &args, sms, &launch);
+    dml_coalescing stats;
+    memset(&stats, 0, sizeof stats);
+    int r = launch.is_copy ? 0 : dml_cuda_emulate(&launch, &stats);
+    uint64_t written = plan->element_count * plan->element_size, in_bytes = gather_tensor_bytes(c, 0);
+    printf("prediction,%s,%llu,%llu,%llu,%llu,%llu,%llu\n", name,
+        (unsigned long long)((in_bytes < written ? in_bytes : written) + gather_tensor_bytes(c, 1)),
+        (unsigned long long)written, (unsigned long long)(stats.load_requests + stats.length_requests),
+        (unsigned long long)(stats.load_sectors + stats.length_sectors), (unsigned long long)stats.store_requests,
+        (unsigned long long)stats.store_sectors);
+    gather_buffers_free(&b);
+    return r;
 }
 
 static uint64_t parse_size(const char* text)
@@ -330,6 +367,10 @@ int bench_cuda_table(const bench_cuda_options* o)
                     /* The launch the plugin makes (for the table's launch column). */
                     dml_cuda_launch launch;
                     dml_cuda_plan_launch(&plan, (uint32_t)g.sms, &launch);
+                    if (o->only && print_prediction(&c, &plan, (uint32_t)g.sms, name) < 0) {
+                        fprintf(stderr, "dmlbench: %s: the emulator's prediction failed\n", name);
+                        failures++;
+                    }
                     row r;
                     if (run_case(&g, o, &c, &plan, &r) < 0) {
                         fprintf(stderr, "dmlbench: %s at %llu bytes failed\n", name, (unsigned long long)sizes[s]);

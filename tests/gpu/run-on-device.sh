@@ -24,7 +24,8 @@
 # e.g.  tests/gpu/run-on-device.sh build kernels sanitizer
 #
 # Environment: OUT (default out/gpu-kit), DML_GPU_BUILD_DIR (default build-gpu;
-# CI's dry run reuses build), DML_GPU_BUDGET (seconds for the whole run, 570),
+# CI's dry run reuses build), DML_GPU_BUDGET (seconds for the whole run, 580),
+# DML_GPU_BENCH_SIZES (64M,1G),
 # DML_GPU_THREADS_SECONDS (60).
 #
 # Without a GPU (here, CI) it builds, runs what can run, says which stages it
@@ -37,13 +38,13 @@ kit="$root/tests/gpu"
 OUT=${OUT:-$root/out/gpu-kit}
 build=${DML_GPU_BUILD_DIR:-build-gpu}
 case $build in /*) ;; *) build="$root/$build" ;; esac
-budget=${DML_GPU_BUDGET:-570}
+budget=${DML_GPU_BUDGET:-580}
 export DML_GPU_THREADS_SECONDS=${DML_GPU_THREADS_SECONDS:-60}
 all_stages="build api kernels sanitizer capture threads bench ncu nsys"
 # Seconds each stage may take (its timeout); a stage is skipped when less than
 # this is left of the budget. They add up to at most the default budget.
-declare -A stage_budget=([build]=170 [api]=75 [kernels]=45 [sanitizer]=90 [capture]=15 [threads]=75
-    [bench]=90 [ncu]=40 [nsys]=20)
+declare -A stage_budget=([build]=150 [api]=60 [kernels]=45 [sanitizer]=75 [capture]=10 [threads]=75
+    [bench]=120 [ncu]=30 [nsys]=15)
 
 # ---- self-test stages (tests/gpu/test_kit.sh), only with DML_GPU_KIT_SELFTEST=1
 if [ "${DML_GPU_KIT_SELFTEST:-0}" = 1 ]; then

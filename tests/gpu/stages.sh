@@ -40,7 +40,7 @@ need_tool() { command -v "$1" >/dev/null 2>&1 || skip "$1 not found on PATH"; }
 
 # ctest over the tests matching $1, counting passes; fails on any failure.
 run_ctest() {
-    ctest --test-dir "$build" --output-on-failure -R "$1" --timeout "$2" | tee "$work/$stage.ctest"
+    ctest --test-dir "$build" --output-on-failure -j 4 -R "$1" --timeout "$2" | tee "$work/$stage.ctest"
     local rc=${PIPESTATUS[0]}
     grep -E 'tests passed|Passed|Failed|Not Run|\*\*\*Skipped' "$work/$stage.ctest" | sed 's/^/    /' >>"$note_file"
     return "$rc"
@@ -104,7 +104,7 @@ stage_build() {
 # ---- api: the API suites on the cuda backend --------------------------------
 stage_api() {
     need_gpu
-    run_ctest '^cuda\.test_api_' 70 || fail "an API suite failed on the cuda backend"
+    run_ctest '^cuda\.test_api_' 55 || fail "an API suite failed on the cuda backend"
 }
 
 # ---- kernels: vs the emulator ------------------------------------------------
@@ -114,12 +114,12 @@ stage_kernels() {
     if ! "$build/tests/dml_gpu_present" "$build/lib/dml/libdml_cuda.so" >/dev/null 2>&1; then
         # No GPU: the emulator's side still runs (every variant reached, vs the reference).
         "$test" --emulator-only | tee "$work/kernels.out" || fail "emulator-only run failed"
-        note "    $(tail -n 1 "$work/kernels.out")"
+        grep -E '^(kernel variants|known defect|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
         skip "needs a CUDA GPU (ran the emulator side only: every kernel variant reached, emulator == reference)"
     fi
     need_gpu
     "$test" --large | tee "$work/kernels.out" || fail "kernels disagree with the emulator or the reference"
-    grep -E '^(kernel variants|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+    grep -E '^(kernel variants|known defect|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
 }
 
 # ---- sanitizer ----------------------------------------------------------------
@@ -142,7 +142,7 @@ stage_sanitizer() {
         fi
     done
     # Through the plugin as well: the differential suite on the cuda backend under memcheck.
-    run_ctest '^cuda_sanitizer\.' 80 || failed="$failed plugin-memcheck"
+    run_ctest '^cuda_sanitizer\.' 40 || failed="$failed plugin-memcheck"
     [ -z "$failed" ] || fail "compute-sanitizer found errors:$failed"
 }
 
@@ -164,7 +164,8 @@ stage_threads() {
 # ---- bench: the fair table and PyTorch/CuPy -----------------------------------
 stage_bench() {
     need_gpu
-    "$build/bin/dmlbench" --gpu-table --csv >"$OUT/bench.csv" || fail "dmlbench --gpu-table failed"
+    "$build/bin/dmlbench" --gpu-table --csv --size "${DML_GPU_BENCH_SIZES:-64M,1G}" >"$OUT/bench.csv" ||
+        fail "dmlbench --gpu-table failed"
     note "dmlbench --gpu-table (CUDA events on one stream, medians of 20, working sets >= 4x L2): \`bench.csv\`"
     if python3 "$root/profiling/compare_torch.py" "$OUT/bench.csv" >"$OUT/compare.csv" 2>"$work/compare.err"; then
         note "PyTorch/CuPy in the same run: \`compare.csv\`"
@@ -173,28 +174,30 @@ stage_bench() {
         rm -f "$OUT/compare.csv"
     fi
     python3 "$kit/summarize.py" bench "$OUT/bench.csv" "$OUT/compare.csv" >>"$note_file" 2>&1
-    python3 "$root/profiling/plot.py" --gpu-table "$OUT/bench.csv" "$OUT/bench.png" >/dev/null 2>&1 ||
-        note "(no plot: matplotlib missing or failed)"
+    python3 "$root/profiling/plot.py" "$OUT/bench.csv" "$OUT/bench.png" >"$work/plot.log" 2>&1 ||
+        note "(no plot: $(tail -n 1 "$work/plot.log"))"
     return 0
 }
 
 # ---- ncu: the emulator's coalescing prediction on the hardware ---------------
+# A few kernel cases (a whole-row copy is a cudaMemcpyAsync, not a kernel).
+ncu_cases="SLICE1:4:reverse-inner SLICE1:1:transposed SLICE1:4:transposed SLICE1:4:stride+2 SLICE:2:window+1 SLICE1:8:pad-out-odd REVERSE_SUBSEQUENCES:4:time-major"
 stage_ncu() {
     need_gpu
     local ncu
     ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || skip "ncu not found"
-    "$build/bin/dmlcoalesce" --csv --bytes 4194304 >"$work/predicted.csv" || fail "dmlcoalesce failed"
-    local cases="SLICE1:4:copy SLICE1:4:reverse_inner SLICE1:1:transposed SLICE1:4:transposed SLICE1:4:stride_2 SLICE1:2:window_plus_1 REVERSE_SUBSEQUENCES:4:time_major"
     local metrics=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
-    : >"$work/ncu-raw.csv"
     local c
-    for c in $cases; do
-        "$ncu" --csv --metrics "$metrics" --kernel-name regex:dml_gather --launch-count 1 \
+    for c in $ncu_cases; do
+        "$ncu" --csv --print-units base --metrics "$metrics" --kernel-name regex:dml_gather --launch-count 1 \
             "$build/bin/dmlbench" --gpu-case "$c" --size 4M >"$work/ncu-$c.csv" 2>&1 ||
             note "    ncu on $c failed: $(tail -n 1 "$work/ncu-$c.csv")"
     done
-    python3 "$kit/summarize.py" ncu "$work/predicted.csv" "$work" $cases >"$OUT/ncu.csv" 2>"$work/ncu.err" ||
+    # shellcheck disable=SC2086
+    python3 "$kit/summarize.py" ncu "$work" $ncu_cases >"$OUT/ncu.csv" 2>"$work/ncu.err" ||
         fail "summarize.py ncu: $(tail -n 1 "$work/ncu.err")"
+    note "ncu (4 MiB outputs, caches flushed per kernel) against the emulator's prediction for the same launch (\`ncu.csv\`):"
+    note ""
     python3 "$kit/summarize.py" table "$OUT/ncu.csv" >>"$note_file"
 }
 
