@@ -94,11 +94,11 @@ class Library:
             out[...] = view
 
     def hold(self):
-        """Keeps the GPU busy (~50 ms) while Python enqueues the repetitions."""
+        """Keeps the GPU busy (~10 ms) while Python enqueues the repetitions."""
         if self.name == "torch":
-            self.m.cuda._sleep(100_000_000)
+            self.m.cuda._sleep(20_000_000)
         else:
-            self.spin((1,), (1,), (self.m.int64(100_000_000),))
+            self.spin((1,), (1,), (self.m.int64(20_000_000),))
 
     def time(self, fns):
         if self.name == "torch":

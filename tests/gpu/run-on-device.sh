@@ -116,7 +116,12 @@ if [ -f "$work/gpu" ]; then gpu=$(cat "$work/gpu"); fi
     echo "# GPU validation kit report"
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); total $(($(date +%s) - start)) s of a ${budget} s budget"
-    echo "- commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    if commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
+        git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+    else
+        commit="unknown (no git here)"
+    fi
+    echo "- commit: $commit"
     echo "- command: tests/gpu/run-on-device.sh ${stages[*]}"
     echo "- host: $(uname -srm), $(nproc) CPUs"
     echo "- GPU: $gpu"

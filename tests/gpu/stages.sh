@@ -81,10 +81,13 @@ stage_build() {
     options+=($check)
     if [ ! -f "$build/CMakeCache.txt" ]; then
         options+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
-        # Kernels for this GPU only (a faster build), when there is one.
-        if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-            options+=(-DCMAKE_CUDA_ARCHITECTURES=native)
-        fi
+        # Kernels for this GPU only (a faster build), when there is one:
+        # its compute capability, e.g. 9.0 -> 90-real.
+        local capability
+        capability=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+        case $capability in
+        [1-9][0-9] | [1-9][0-9][0-9]) options+=("-DCMAKE_CUDA_ARCHITECTURES=${capability}-real") ;;
+        esac
     fi
     cmake -S "$root" -B "$build" "${options[@]}" || fail "cmake configure failed"
     local targets=(dml dml_cpu dml_cudaemu dmlrun dmlinfo dmlbench dmlcoalesce test_api_examples test_api_validation
@@ -207,7 +210,9 @@ stage_nsys() {
     need_tool nsys
     DML_BACKEND=cuda nsys profile --trace=cuda,nvtx --force-overwrite=true -o "$OUT/dmlrun" \
         "$build/bin/dmlrun" --examples >"$work/nsys-run.log" 2>&1 || fail "nsys profile failed: $(tail -n 1 "$work/nsys-run.log")"
+    # The report is nvtx_sum in current versions, nvtxsum in older ones.
     nsys stats --report nvtx_sum --format csv "$OUT/dmlrun.nsys-rep" >"$work/nvtx.csv" 2>&1 ||
+        nsys stats --report nvtxsum --format csv "$OUT/dmlrun.nsys-rep" >"$work/nvtx.csv" 2>&1 ||
         fail "nsys stats failed: $(tail -n 1 "$work/nvtx.csv")"
     rm -f "$OUT/dmlrun.sqlite"
     note "NVTX ranges of \`DML_BACKEND=cuda dmlrun --examples\` (\`dmlrun.nsys-rep\`):"
