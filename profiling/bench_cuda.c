@@ -153,6 +153,8 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
     int ok = tables && events && op_samples && copy_samples && (!len_bytes || host_lengths) &&
         cuda_ok(cudaMalloc((void**)&memory, sets * set_bytes), "cudaMalloc") &&
         cuda_ok(cudaMemsetAsync(memory, 0x5A, sets * set_bytes, g->stream), "cudaMemset") &&
+        /* before the lengths are copied in (our stream does not wait for the legacy one) */
+        cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize") &&
         dml_ok(dmlDeviceWrapBuffer(g->device, memory, sets * set_bytes, &buffer), "WrapBuffer") &&
         dml_ok(dmlDeviceCreateOperator(g->device, &d.desc, &op), "CreateOperator") &&
         dml_ok(dmlDeviceCompileOperator(g->device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");

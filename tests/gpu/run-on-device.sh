@@ -24,7 +24,7 @@
 # e.g.  tests/gpu/run-on-device.sh build kernels sanitizer
 #
 # Environment: OUT (default out/gpu-kit), DML_GPU_BUILD_DIR (default build-gpu;
-# CI's dry run reuses build), DML_GPU_BUDGET (seconds for the whole run, 580),
+# CI's dry run reuses build), DML_GPU_BUDGET (seconds for the whole run, 585),
 # DML_GPU_BENCH_SIZES (64M,1G),
 # DML_GPU_THREADS_SECONDS (60).
 #
@@ -38,13 +38,13 @@ kit="$root/tests/gpu"
 OUT=${OUT:-$root/out/gpu-kit}
 build=${DML_GPU_BUILD_DIR:-build-gpu}
 case $build in /*) ;; *) build="$root/$build" ;; esac
-budget=${DML_GPU_BUDGET:-580}
+budget=${DML_GPU_BUDGET:-585}
 export DML_GPU_THREADS_SECONDS=${DML_GPU_THREADS_SECONDS:-60}
 all_stages="build api kernels sanitizer capture threads bench ncu nsys"
 # Seconds each stage may take (its timeout); a stage is skipped when less than
 # this is left of the budget. They add up to at most the default budget.
-declare -A stage_budget=([build]=150 [api]=60 [kernels]=45 [sanitizer]=75 [capture]=10 [threads]=75
-    [bench]=120 [ncu]=30 [nsys]=15)
+declare -A stage_budget=([build]=150 [api]=60 [kernels]=60 [sanitizer]=75 [capture]=10 [threads]=75
+    [bench]=110 [ncu]=30 [nsys]=15)
 
 # ---- self-test stages (tests/gpu/test_kit.sh), only with DML_GPU_KIT_SELFTEST=1
 if [ "${DML_GPU_KIT_SELFTEST:-0}" = 1 ]; then
@@ -74,6 +74,40 @@ done
 mkdir -p "$OUT" || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/dml-gpu-kit.XXXXXX") || exit 2
 export DML_KIT_WORK=$work DML_KIT_BUILD=$build DML_KIT_ROOT=$root DML_KIT_OUT=$OUT
+
+# ---- the report, rewritten after every stage (a run killed at its time limit
+# still leaves one) ------------------------------------------------------------
+write_report() {
+    local gpu="no GPU" commit
+    if [ -f "$work/gpu" ]; then gpu=$(cat "$work/gpu"); fi
+    {
+        echo "# GPU validation kit report"
+        echo
+        echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); total $(($(date +%s) - start)) s of a ${budget} s budget"
+        if commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
+            git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+        else
+            commit="unknown (no git here)"
+        fi
+        echo "- commit: $commit"
+        echo "- command: tests/gpu/run-on-device.sh ${stages[*]}"
+        echo "- host: $(uname -srm), $(nproc) CPUs"
+        echo "- GPU: $gpu"
+        if command -v nvidia-smi >/dev/null 2>&1; then
+            echo "- nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,memory.total,power.limit --format=csv,noheader 2>&1 | head -n 1)"
+            echo "  (name, driver, SM clock, max SM clock, memory clock, max memory clock, memory, power limit)"
+        fi
+        if command -v nvcc >/dev/null 2>&1; then
+            echo "- nvcc: $(nvcc --version | tail -n 2 | head -n 1)"
+        fi
+        echo
+        echo "| stage | status | seconds | why / what |"
+        echo "| --- | --- | --- | --- |"
+        printf '%s\n' "${rows[@]}"
+        cat "$work/notes.md"
+    } >"$OUT/report.md"
+    tar -C "$work" -czf "$OUT/logs.tar.gz" --exclude=gpu . 2>/dev/null
+}
 
 start=$(date +%s)
 failed=0
@@ -107,38 +141,9 @@ for s in "${stages[@]}"; do
             >>"$work/notes.md"
     fi
     printf '%-10s %-8s %4s s  %s\n' "$s" "$status" "$((t1 - t0))" "$reason"
+    write_report
 done
-
-# ---- the report -------------------------------------------------------------
-gpu="no GPU"
-if [ -f "$work/gpu" ]; then gpu=$(cat "$work/gpu"); fi
-{
-    echo "# GPU validation kit report"
-    echo
-    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); total $(($(date +%s) - start)) s of a ${budget} s budget"
-    if commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
-        git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
-    else
-        commit="unknown (no git here)"
-    fi
-    echo "- commit: $commit"
-    echo "- command: tests/gpu/run-on-device.sh ${stages[*]}"
-    echo "- host: $(uname -srm), $(nproc) CPUs"
-    echo "- GPU: $gpu"
-    if command -v nvidia-smi >/dev/null 2>&1; then
-        echo "- nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,memory.total,power.limit --format=csv,noheader 2>&1 | head -n 1)"
-        echo "  (name, driver, SM clock, max SM clock, memory clock, max memory clock, memory, power limit)"
-    fi
-    if command -v nvcc >/dev/null 2>&1; then
-        echo "- nvcc: $(nvcc --version | tail -n 2 | head -n 1)"
-    fi
-    echo
-    echo "| stage | status | seconds | why / what |"
-    echo "| --- | --- | --- | --- |"
-    printf '%s\n' "${rows[@]}"
-    cat "$work/notes.md"
-} >"$OUT/report.md"
-tar -C "$work" -czf "$OUT/logs.tar.gz" --exclude=gpu . 2>/dev/null
+write_report
 rm -rf "$work"
 echo "report: $OUT/report.md"
 if [ "$failed" = 1 ]; then

@@ -127,6 +127,7 @@ stage_kernels() {
 
 # ---- sanitizer ----------------------------------------------------------------
 stage_sanitizer() {
+    local started=$SECONDS
     need_gpu
     local sanitizer
     sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null) ||
@@ -144,8 +145,13 @@ stage_sanitizer() {
             grep -m 5 -E '=========.*(Invalid|Race|Uninitialized|error|Error)' "$work/sanitizer-$tool.log" | sed 's/^/      /' >>"$note_file"
         fi
     done
-    # Through the plugin as well: the differential suite on the cuda backend under memcheck.
-    run_ctest '^cuda_sanitizer\.' 40 || failed="$failed plugin-memcheck"
+    # Through the plugin as well, when time is left: the differential suite on
+    # the cuda backend under memcheck (CTest cuda_sanitizer.test_api_differential).
+    if [ $((SECONDS - started)) -lt 30 ]; then
+        run_ctest '^cuda_sanitizer\.' 40 || failed="$failed plugin-memcheck"
+    else
+        note "    memcheck through the plugin not run: the four tools took $((SECONDS - started)) s of the stage's 75"
+    fi
     [ -z "$failed" ] || fail "compute-sanitizer found errors:$failed"
 }
 

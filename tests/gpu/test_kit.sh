@@ -35,7 +35,7 @@ OUT=$out/b DML_GPU_KIT_SELFTEST=1 "$kit/run-on-device.sh" fake_skip fake_big fak
 rc=$?
 [ "$rc" = 0 ] || { echo "FAIL: exit status $rc with passes and skips only, expected 0"; failures=$((failures + 1)); }
 r=$out/b/report.md
-expect "budget skip" '^\| fake_big \| skipped \| 0 \| not enough of the 580 s budget left \([0-9]+ s; the stage needs 100000 s\) \|$' "$r"
+expect "budget skip" '^\| fake_big \| skipped \| 0 \| not enough of the 585 s budget left \([0-9]+ s; the stage needs 100000 s\) \|$' "$r"
 expect "stage after it still runs" '^\| fake_pass \| passed' "$r"
 if grep -q fake_fail "$r"; then echo "FAIL: a stage not asked for ran"; failures=$((failures + 1)); fi
 
