@@ -19,16 +19,6 @@
  *                                         their closed form, sentinels around the output
  *   test_cuda_vs_emulator --emulator-only no GPU needed: the emulator against the reference and
  *                                         the variant coverage (CI runs this)
- *   --strict                              also runs the plans of the known defect below
- *
- * Known defect (launch.c / gather_thread.h, reported; not ours to fix here):
- * REVERSE_SUBSEQUENCES along the row with the input row read backwards
- * (in_inner == -1) is launched as VECTOR_REVERSED, whose body vectors inside
- * the reversed prefix assume a forward row: the result differs from the plan's
- * semantics. CompileOperator never makes such a plan (DirectML's strides are
- * unsigned and only SLICE1 folds reversals into negative strides), so the API
- * cannot reach it. Those plans are counted and skipped unless --strict; CTest's
- * cuda_kernels_vs_emulator.known_defect expects --strict to fail until fixed.
  *
  * Needs a GPU except with --emulator-only: exits 77 (skipped) without one.
  * DML_TEST_SEED replays a seed.
@@ -50,7 +40,7 @@
 #define MAX_ROUNDS 64
 
 static int failures;
-static int on_gpu = 1, quick, strict, known_skipped;
+static int on_gpu = 1, quick;
 
 #define CHECK_CUDA(call)                                                                             \
     do {                                                                                             \
@@ -194,13 +184,6 @@ static void run_case(test_case* t, uint32_t sms)
 
 /* ---- the sweep --------------------------------------------------------------- */
 
-/* The known defect (see the top of the file). */
-static int known_defect(const dml_cuda_launch* l)
-{
-    return !strict && !l->is_copy && l->reverse && l->mode == DML_CUDA_MODE_VECTOR_REVERSED &&
-        l->params.axis == (int32_t)l->params.outer_rank;
-}
-
 /* Kernels compiled but never launched: a rank-1 forward row is a copy
  * (launch.c), so VECTOR at outer rank 0 never happens. */
 static int unreachable_kernels(void) { return 4; }
@@ -232,11 +215,6 @@ static int sweep(rng* r, uint32_t sms, int round)
                         dml_plan_args args = case_args(&t);
                         dml_cuda_launch l;
                         dml_cuda_prepare(&t.plan, &args, sms, &l);
-                        if (known_defect(&l)) {
-                            known_skipped++;
-                            case_free(&t);
-                            continue;
-                        }
                         if (quick || round > 0) {
                             /* Only plans that reach a variant not yet run. */
                             int is_new = !l.is_copy && l.grid > 0;
@@ -344,10 +322,8 @@ int main(int argc, char** argv)
             large = 1;
         else if (!strcmp(argv[i], "--emulator-only"))
             on_gpu = 0;
-        else if (!strcmp(argv[i], "--strict"))
-            strict = 1;
         else {
-            fprintf(stderr, "usage: %s [--quick] [--large] [--emulator-only] [--strict]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--large] [--emulator-only]\n", argv[0]);
             return 2;
         }
     }
@@ -378,9 +354,6 @@ int main(int argc, char** argv)
     while (rounds < MAX_ROUNDS && (rounds == 0 || seen_count < kernels))
         cases += sweep(&r, sms, rounds++);
     printf("kernel variants reached: %d of %d launchable, in %d round(s)\n", seen_count, kernels, rounds);
-    if (known_skipped)
-        printf("known defect: %d plan(s) of REVERSE_SUBSEQUENCES along a backwards input row skipped (--strict runs them)\n",
-            known_skipped);
     if (seen_count != kernels) {
         fprintf(stderr, "FAIL: %d kernel variant(s) never reached; reached:", kernels - seen_count);
         for (int i = 0; i < seen_count; i++)
