@@ -25,7 +25,8 @@
  * REVERSE_SUBSEQUENCES along the row with the input row read backwards
  * (in_inner == -1) is launched as VECTOR_REVERSED, whose body vectors inside
  * the reversed prefix assume a forward row: the result differs from the plan's
- * semantics. CompileOperator never makes such a plan (DirectML's strides are
+ * semantics, and the loads run past the input (ASan reports a heap overflow in
+ * dml_load128 from dml_vector_item). CompileOperator never makes such a plan (DirectML's strides are
  * unsigned and only SLICE1 folds reversals into negative strides), so the API
  * cannot reach it. Those plans are counted and skipped unless --strict; CTest's
  * cuda_kernels_vs_emulator.known_defect expects --strict to fail until fixed.
