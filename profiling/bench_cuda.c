@@ -127,7 +127,11 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
     r->read = (in_bytes < r->written ? in_bytes : r->written) + len_bytes;
     const uint64_t copy_bytes = (r->read + r->written) / 2;
     const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + 2 * round_up(copy_bytes);
-    uint64_t sets = (4 * g->l2_bytes + set_bytes - 1) / set_bytes;
+    /* Enough sets that the operator's rotation and the copy's each cover 4x L2. */
+    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes, target = 4 * g->l2_bytes;
+    uint64_t sets = (target + op_bytes - 1) / op_bytes, copy_sets = (target + 2 * copy_bytes - 1) / (2 * copy_bytes);
+    if (copy_sets > sets)
+        sets = copy_sets;
     if (sets < 1)
         sets = 1;
     size_t free_bytes = 0, total_bytes = 0;
@@ -138,7 +142,7 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
         return -1;
     }
     r->sets = (uint32_t)sets;
-    r->working_set = sets * (in_bytes + len_bytes + out_bytes); /* the operator's rotation */
+    r->working_set = sets * op_bytes; /* the operator's rotation */
 
     unsigned char* memory = NULL;
     DMLBuffer buffer = NULL;
