@@ -127,7 +127,11 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
     r->read = (in_bytes < r->written ? in_bytes : r->written) + len_bytes;
     const uint64_t copy_bytes = (r->read + r->written) / 2;
     const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + 2 * round_up(copy_bytes);
-    uint64_t sets = (4 * g->l2_bytes + set_bytes - 1) / set_bytes;
+    /* Enough sets that the operator's rotation and the copy's each cover 4x L2. */
+    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes, target = 4 * g->l2_bytes;
+    uint64_t sets = (target + op_bytes - 1) / op_bytes, copy_sets = (target + 2 * copy_bytes - 1) / (2 * copy_bytes);
+    if (copy_sets > sets)
+        sets = copy_sets;
     if (sets < 1)
         sets = 1;
     size_t free_bytes = 0, total_bytes = 0;
@@ -138,7 +142,7 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
         return -1;
     }
     r->sets = (uint32_t)sets;
-    r->working_set = sets * (in_bytes + len_bytes + out_bytes); /* the operator's rotation */
+    r->working_set = sets * op_bytes; /* the operator's rotation */
 
     unsigned char* memory = NULL;
     DMLBuffer buffer = NULL;
@@ -280,13 +284,14 @@ static const char* mode_name(const dml_cuda_launch* l)
     }
 }
 
-/* "1x2x3" */
-static void join(char* out, size_t size, const uint32_t* v, uint32_t n, int is_signed)
+/* "1x2x3"; signed_values, when given, instead of v. */
+static void join(char* out, size_t size, const uint32_t* v, const int32_t* signed_values, uint32_t n)
 {
     size_t at = 0;
     out[0] = 0;
     for (uint32_t i = 0; i < n && at < size; i++)
-        at += (size_t)snprintf(out + at, size - at, is_signed ? "%s%d" : "%s%u", i ? "x" : "", v[i]);
+        at += signed_values ? (size_t)snprintf(out + at, size - at, "%s%d", i ? "x" : "", signed_values[i])
+                            : (size_t)snprintf(out + at, size - at, "%s%u", i ? "x" : "", v[i]);
 }
 
 static int open_gpu(gpu* g)
@@ -386,17 +391,19 @@ int bench_cuda_table(const bench_cuda_options* o)
                     if (o->csv) {
                         char in_sizes[96], in_strides[96], out_sizes[96], out_strides[96], offsets[96], windows[96],
                             wstrides[96];
-                        join(in_sizes, sizeof in_sizes, c.in_sizes, c.rank, 0);
-                        join(in_strides, sizeof in_strides, c.in_strides, c.rank, 0);
-                        join(out_sizes, sizeof out_sizes, c.out_sizes, c.rank, 0);
-                        join(out_strides, sizeof out_strides, c.out_strides, c.rank, 0);
-                        join(offsets, sizeof offsets, c.offsets, c.rank, 0);
+                        /* A packed tensor's strides follow its sizes (patterns resize packed inputs). */
+                        uint32_t packed_in[GATHER_MAX_RANK], packed_out[GATHER_MAX_RANK];
+                        gather_packed_strides(c.rank, c.in_sizes, packed_in);
+                        gather_packed_strides(c.rank, c.out_sizes, packed_out);
+                        join(in_sizes, sizeof in_sizes, c.in_sizes, NULL, c.rank);
+                        join(in_strides, sizeof in_strides, c.in_packed ? packed_in : c.in_strides, NULL, c.rank);
+                        join(out_sizes, sizeof out_sizes, c.out_sizes, NULL, c.rank);
+                        join(out_strides, sizeof out_strides, c.out_packed ? packed_out : c.out_strides, NULL, c.rank);
+                        join(offsets, sizeof offsets, c.offsets, NULL, c.rank);
                         join(windows, sizeof windows, c.type == DML_OPERATOR_SLICE1 ? c.window_sizes : c.out_sizes,
-                            c.rank, 0);
-                        if (c.type == DML_OPERATOR_SLICE1)
-                            join(wstrides, sizeof wstrides, (const uint32_t*)c.window_strides, c.rank, 1);
-                        else
-                            join(wstrides, sizeof wstrides, c.slice_strides, c.rank, 0);
+                            NULL, c.rank);
+                        join(wstrides, sizeof wstrides, c.slice_strides,
+                            c.type == DML_OPERATOR_SLICE1 ? c.window_strides : NULL, c.rank);
                         const char* lengths = c.type != DML_OPERATOR_REVERSE_SUBSEQUENCES ? ""
                             : c.length_kind == GATHER_LENGTHS_FULL                      ? "full"
                             : c.length_kind == GATHER_LENGTHS_ZERO                      ? "zero"

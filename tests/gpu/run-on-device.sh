@@ -59,7 +59,7 @@ usage() {
 
 # ---- one stage, in a child process (so `timeout` can bound it) -------------
 if [ "${1:-}" = --stage ]; then
-    # shellcheck source=stages.sh
+    # shellcheck source=/dev/null
     . "$kit/stages.sh"
     "stage_$2"
     exit $?
