@@ -3,7 +3,8 @@
 #   1. the normal build (RelWithDebInfo), every CTest test;
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
 #   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
-# and, on the normal build, random ONNX cases against onnxruntime; then the
+# and, on the normal build, random ONNX cases against onnxruntime and the
+# Python package's suite (tests/run-python.sh); then the
 # libFuzzer targets (tests/run-fuzz.sh) and a ThreadSanitizer build of the
 # concurrency suite (tests/run-tsan.sh). Valgrind last: its summary closes the run.
 # Build trees: build/ and build-asan/ at the repository root.
@@ -20,6 +21,9 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
 
 step "conformance against onnxruntime (skipped where it cannot be installed)"
 "$root/tests/run-conformance-ort.sh" "$root/build"
+
+step "Python package (python/tests in a venv with numpy; skipped where numpy cannot be installed)"
+"$root/tests/run-python.sh" "$root/build"
 
 step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null
