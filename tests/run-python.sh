@@ -4,6 +4,7 @@
 # the package installed with `pip install ./python`, run twice:
 #   1. against BUILD_DIR's libdml.so.1 (DML_LIBRARY), on "cpu" and the emulated
 #      CUDA backend "cudaemu" (and "cuda" tensors when PyTorch/CuPy see a GPU);
+#   then every ```python example of docs/;
 #   2. against the runtime installed into the venv's own prefix (cmake --install),
 #      found without DML_LIBRARY, on "cpu" (cudaemu is not installed).
 # When numpy cannot be installed it prints "skipped: ..." and exits 0.
@@ -44,6 +45,19 @@ cd "$build"
 echo "run-python: against $build/lib/libdml.so.1 (cpu, cudaemu)"
 env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" \
   "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
+
+# Every ```python example of docs/ (tests/docs/extract_examples.awk), as a user runs it.
+examples=$build/py-doc-examples
+rm -rf "$examples" && mkdir -p "$examples"
+for doc in "$root"/docs/*.md; do
+  awk -v LANG=python -v EXT=py -v OUT="$examples" -v DOC="$(basename "$doc" .md)" \
+    -f "$root/tests/docs/extract_examples.awk" "$doc" > "$examples/list-$(basename "$doc" .md).txt"
+done
+for example in "$examples"/*.py; do
+  [ -e "$example" ] || continue
+  echo "run-python: docs example $(basename "$example")"
+  env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" "$venv/bin/python" "$example"
+done
 
 cmake --install "$build" --prefix "$venv" >/dev/null
 echo "run-python: against the runtime installed into $venv (found without DML_LIBRARY; cpu)"

@@ -62,10 +62,10 @@ cat > "$work/consumer/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.20)
 project(dml_consumer C)
 find_package(dml 1.0 REQUIRED)
-# The installed host keeps an rpath to libdml.so's directory (docs/building.md).
-set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)
 add_executable(host_example host_example.c)
 target_link_libraries(host_example PRIVATE dml::dml)
+# The installed host keeps an rpath to libdml.so's directory (docs/building.md).
+set_target_properties(host_example PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS host_example)
 CMAKE
 "$cmake" -S "$work/consumer" -B "$work/consumer/build" -DCMAKE_PREFIX_PATH="$prefix" \
