@@ -50,6 +50,11 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
         return 0;
     if (p->axis >= 0 && (uint32_t)p->axis != p->outer_rank && p->len_inner != 0)
         return 0;
+    /* A reversal along the row splices a reversed prefix onto a forward
+     * suffix of a forward input row; a backwards input row (a fused graph's
+     * plan can have one) takes the scalar path. */
+    if (p->axis >= 0 && (uint32_t)p->axis == p->outer_rank && p->in_inner < 0)
+        return 0;
     uint32_t lanes = DML_CUDA_VECTOR_BYTES / e;
     uint64_t n = p->row_items;
     if (n < lanes)

@@ -33,6 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef DML_BENCH_CUDA
+#include "bench_cuda.h" /* --gpu-table */
+#endif
+
 static double now_ns(void)
 {
     struct timespec ts;
@@ -791,6 +795,8 @@ static void usage(FILE* out)
         "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
         "                [--repetitions N] [--warmup N] [--csv]\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
+        "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
+        "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
         "Times each case as GB/s and as a ratio to a copy of the same bytes measured in\n"
         "the same run; --overhead times the host cost of the API calls.\n"
         "cases:");
@@ -810,14 +816,18 @@ static int bad_usage(const char* what, const char* arg)
 int main(int argc, char** argv)
 {
     bench_options o = { NULL, -1, 2, 0 };
-    const char *case_list = NULL, *size_list = NULL, *type_list = NULL;
-    int mode_overhead = 0;
+    const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *gpu_case = NULL;
+    int mode_overhead = 0, mode_gpu = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
+        else if (!strcmp(argv[i], "--gpu-table"))
+            mode_gpu = 1;
+        else if (!strcmp(argv[i], "--gpu-case") && i + 1 < argc)
+            mode_gpu = 1, gpu_case = argv[++i];
         else if (!strcmp(argv[i], "--csv"))
             o.csv = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
@@ -834,6 +844,16 @@ int main(int argc, char** argv)
             type_list = argv[++i];
         else
             return bad_usage("unknown option, or an option without its value:", argv[i]);
+    }
+    if (mode_gpu) {
+#ifdef DML_BENCH_CUDA
+        bench_cuda_options g = { gpu_case, size_list, type_list, o.repetitions == -1 ? 20 : o.repetitions, o.warmup,
+            o.csv };
+        return bench_cuda_table(&g);
+#else
+        fprintf(stderr, "dmlbench: --gpu-table needs a build with the CUDA toolkit\n");
+        return 2;
+#endif
     }
     if (o.repetitions == -1)
         o.repetitions = mode_overhead ? 10000 : 11;

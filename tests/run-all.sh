@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the project and runs every test three ways:
-#   1. the normal build (RelWithDebInfo), every CTest test;
+#   1. the normal build (RelWithDebInfo), every CTest test, then the GPU
+#      validation kit's dry run on it (tests/gpu/run-on-device.sh);
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
 #   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
 # and, on the normal build, random ONNX cases against onnxruntime and the
@@ -18,6 +19,9 @@ step "normal build"
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build" -j "$jobs"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
+
+step "GPU validation kit, dry run (tests/gpu/run-on-device.sh on build/; GPU stages skip without a GPU)"
+OUT="$root/build/gpu-kit" DML_GPU_BUILD_DIR="$root/build" "$root/tests/gpu/run-on-device.sh"
 
 step "conformance against onnxruntime (skipped where it cannot be installed)"
 "$root/tests/run-conformance-ort.sh" "$root/build"
