@@ -141,7 +141,9 @@ class _Operand:
         e = view.element_size
         base, strides, self.flipped = view.address, list(view.strides), []
         for d, (n, s) in enumerate(zip(view.shape, strides)):
-            if s < 0:
+            if n == 1:  # any stride addresses the one element; frameworks leave arbitrary ones
+                strides[d] = 0
+            elif s < 0:
                 base += (n - 1) * s * e
                 strides[d] = -s
                 self.flipped.append(d)

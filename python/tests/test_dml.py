@@ -209,6 +209,34 @@ class Operators(unittest.TestCase):
             got = dml.reverse_subsequences(x, [2**64 - 1], axis)
             assert_same(self, got, np.flip(x, axis), "flip along %d of %s" % (axis, x.shape))
 
+    def test_size_one_dimensions_with_any_stride(self):
+        # DLPack producers may report any stride for a dimension of size 1
+        # (PyTorch does): it must not matter, even beyond 32 bits.
+        class Strided:
+            def __init__(self, a, strides):
+                self.a, self.strides = a, strides
+
+            def __dlpack_device__(self):
+                return self.a.__dlpack_device__()
+
+            def __dlpack__(self, stream=None, **kwargs):
+                capsule = self.a.__dlpack__()
+                from dml import _dlpack
+                import ctypes
+                address = ctypes.pythonapi.PyCapsule_GetPointer(ctypes.py_object(capsule), b"dltensor")
+                t = _dlpack.DLManagedTensor.from_address(address).dl_tensor
+                self.keep = (ctypes.c_int64 * len(self.strides))(*self.strides)
+                t.strides = self.keep
+                return capsule
+
+        import ctypes
+        ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+        ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        x = np.arange(12, dtype=np.float32).reshape(3, 1, 4)
+        y = dml.slice1(Strided(x, [4, 2**40, 1]), [0, 0, 0], [3, 1, 4], [-1, 1, 1])
+        self.assertIsInstance(y, dml.Tensor)
+        assert_same(self, np.from_dlpack(y), x[::-1], "size-1 dimension with a 2^40 stride")
+
     def test_rank_8(self):
         x = np.arange(2**8, dtype=np.int16).reshape([2] * 8)
         got = dml.slice1(x, [0] * 8, [2] * 8, [-1] * 8)
