@@ -789,18 +789,28 @@ static int throughput(const bench_options* o, const char* case_list, const char*
     return 0;
 }
 
-static void usage(void)
+static void usage(FILE* out)
 {
-    fprintf(stderr,
+    fprintf(out,
         "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
         "                [--repetitions N] [--warmup N] [--csv]\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
         "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
         "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
+        "Times each case as GB/s and as a ratio to a copy of the same bytes measured in\n"
+        "the same run; --overhead times the host cost of the API calls.\n"
         "cases:");
     for (size_t k = 0; k < CASE_COUNT; ++k)
-        fprintf(stderr, " %s", cases[k].name);
-    fprintf(stderr, "\n");
+        fprintf(out, " %s", cases[k].name);
+    fprintf(out, "\n");
+}
+
+/* A wrong command line: say what was wrong, then the usage, exit status 2. */
+static int bad_usage(const char* what, const char* arg)
+{
+    fprintf(stderr, "dmlbench: %s '%s' (try --help)\n", what, arg);
+    usage(stderr);
+    return 2;
 }
 
 int main(int argc, char** argv)
@@ -809,7 +819,10 @@ int main(int argc, char** argv)
     const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *gpu_case = NULL;
     int mode_overhead = 0, mode_gpu = 0;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--overhead"))
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
         else if (!strcmp(argv[i], "--gpu-table"))
             mode_gpu = 1;
@@ -829,10 +842,8 @@ int main(int argc, char** argv)
             size_list = argv[++i];
         else if (!strcmp(argv[i], "--type-size") && i + 1 < argc)
             type_list = argv[++i];
-        else {
-            usage();
-            return 2;
-        }
+        else
+            return bad_usage("unknown option, or an option without its value:", argv[i]);
     }
     if (mode_gpu) {
 #ifdef DML_BENCH_CUDA
@@ -846,10 +857,9 @@ int main(int argc, char** argv)
     }
     if (o.repetitions == -1)
         o.repetitions = mode_overhead ? 10000 : 11;
-    if (o.repetitions < 1 || o.warmup < 0) {
-        usage();
-        return 2;
-    }
+    if (o.repetitions < 1 || o.warmup < 0)
+        return bad_usage("out of range (--repetitions >= 1, --warmup >= 0):",
+            o.repetitions < 1 ? "--repetitions" : "--warmup");
     if (mode_overhead)
         return overhead(o.backend, o.repetitions);
     return throughput(&o, case_list, size_list, type_list);
