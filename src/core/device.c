@@ -315,6 +315,11 @@ static DML_RESULT create_buffer(DMLDevice handle, uint64_t size, DMLBuffer* out)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: buffer is NULL", call);
     if (size == 0)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: sizeInBytes = 0; must be >= 1", call);
+    /* No tensor reaches past 2^63 - 1 bytes (validated), and no allocator can
+     * give more: refused here, so backends never round such a size. */
+    if (size > (uint64_t)INT64_MAX)
+        return dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: sizeInBytes = %llu exceeds 2^63 - 1 bytes", call,
+            (unsigned long long)size);
     void* memory = NULL;
     DML_RESULT r = device->backend->buffer_alloc(device->state, size, &memory);
     if (r < 0)

@@ -457,14 +457,16 @@ END_TEST
 
 /* ---- Range ends at their boundaries -------------------------------------- */
 
-/* Buffer sizes within a rounding or header of 2^64: refused, never wrapped
- * into a small allocation. */
+/* Buffer sizes within a rounding or header of 2^64, and just past 2^63 - 1:
+ * refused, never wrapped into a small allocation. */
 START_TEST(buffer_sizes_near_2_64)
 {
     static const uint64_t below[] = { 0, 1, 15, 16, 255, 256, 257, 511, 512, 513, 4096 + 511, 4096 + 512, 4096 + 513 };
     for (size_t i = 0; i < sizeof below / sizeof below[0]; i++) {
         DMLBuffer b = NULL;
         h_assert_result(dmlDeviceCreateBuffer(H.device, UINT64_MAX - below[i], &b), DML_E_OUTOFMEMORY);
+        ck_assert_ptr_null(b);
+        h_assert_result(dmlDeviceCreateBuffer(H.device, (uint64_t)INT64_MAX + 1 + below[i], &b), DML_E_OUTOFMEMORY);
         ck_assert_ptr_null(b);
     }
     h_assert_ok(dmlDeviceGetDeviceRemovedReason(H.device));
