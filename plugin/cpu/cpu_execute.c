@@ -11,6 +11,7 @@
  * for elements that are really accessed.
  */
 #include "cpu_execute.h"
+#include "cpu_reverse_block.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -412,6 +413,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const int64_t as = mode == ROW_GATHER ? 0 : p->in_strides[p->axis];
 
     const int tiled = tiling_pays(p);
+    const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
     t_stream = p->element_count * E >= DML_CPU_STREAM_MIN_BYTES;
 
     walk w;
@@ -435,6 +437,20 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
                 walk_skip_rows(&w, rows);
                 continue;
             }
+        }
+        if (blocked && j0 == 0 && left >= n) {
+            /* Whole rows of the axis: in column blocks (cpu_reverse_block.c). */
+            const int ax = inner - 1;
+            const uint64_t a = (uint64_t)w.c[ax], run = p->axis_size - a;
+            const uint64_t rows = left / n < run ? left / n : run;
+            const dml_cpu_block_origin origin = { w.in - w.c[ax] * w.in_stride[ax],
+                w.out - w.c[ax] * w.out_stride[ax], w.len };
+            dml_cpu_reverse_block(p, args, &origin, a, a + rows, 0, n);
+            left -= rows * n;
+            if (left == 0)
+                break;
+            walk_skip_rows(&w, rows);
+            continue;
         }
         const uint64_t count = n - j0 < left ? n - j0 : left;
         const uint64_t jend = j0 + count;
@@ -511,35 +527,73 @@ void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint
 typedef struct split {
     const dml_plan* plan;
     const dml_plan_args* args;
-    uint64_t chunk;
+    uint64_t chunk; /* flat output elements per task, or columns (by_columns) */
+    int by_columns;
 } split;
+
+/* Tasks of column ranges, for plans whose rows read each other's input
+ * (cpu_reverse_block.h): the groups' columns, numbered group by group. */
+static void execute_columns(const split* s, unsigned task)
+{
+    const dml_plan* p = s->plan;
+    const uint64_t n = p->sizes[p->rank - 1], units = p->element_count / p->axis_size;
+    uint64_t u = (uint64_t)task * s->chunk;
+    const uint64_t end = units - u < s->chunk ? units : u + s->chunk;
+    while (u < end) {
+        const uint64_t group = u / n, j = u % n, j_end = n - j < end - u ? n : j + (end - u);
+        walk w;
+        walk_init(&w, p, group * p->axis_size * n, 1);
+        const dml_cpu_block_origin origin = { w.in, w.out, w.len };
+        dml_cpu_reverse_block(p, s->args, &origin, 0, p->axis_size, j, j_end);
+        u += j_end - j;
+    }
+}
 
 static void execute_chunk(void* context, unsigned task)
 {
     const split* s = context;
+    if (s->by_columns) {
+        execute_columns(s, task);
+        return;
+    }
     const uint64_t begin = (uint64_t)task * s->chunk;
     const uint64_t end = s->plan->element_count - begin < s->chunk ? s->plan->element_count : begin + s->chunk;
     dml_cpu_execute_range(s->plan, s->args, begin, end);
 }
 
-void dml_cpu_execute(cpu_pool* pool, const dml_plan* plan, const dml_plan_args* args)
+unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan)
+{
+    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
+    return dml_cpu_cost_threads(model ? model : &fallback, plan->element_count * plan->element_size, max_threads);
+}
+
+unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
+    const dml_plan_args* args)
 {
     const uint64_t count = plan->element_count;
-    const uint64_t bytes = count * plan->element_size;
-    const unsigned threads = cpu_pool_threads(pool);
-    if (threads < 2 || bytes < DML_CPU_PARALLEL_MIN_BYTES) {
+    const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
+    const unsigned threads = dml_cpu_execute_threads(model, available, plan);
+    if (threads < 2) {
         dml_cpu_execute_range(plan, args, 0, count);
-        return;
+        return 1;
     }
-    uint64_t tasks = bytes / DML_CPU_TASK_MIN_BYTES;
-    if (tasks > threads)
-        tasks = threads;
-    uint64_t chunk = (count + tasks - 1) / tasks;
-    /* Cut at whole rows where that costs little balance (long memcpy runs,
-     * fewer partial rows), else at 64 elements (whole cache lines). */
-    const uint64_t row = plan->sizes[plan->rank - 1];
-    const uint64_t grain = row <= chunk / 8 ? row : 64;
-    chunk = (chunk + grain - 1) / grain * grain;
-    split s = { plan, args, chunk };
-    cpu_pool_run(pool, execute_chunk, &s, (unsigned)((count + chunk - 1) / chunk));
+    split s = { plan, args, 0, 0 };
+    uint64_t units = count;
+    if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (plan->element_size == 1 || plan->element_size == 2 ||
+            plan->element_size == 4 || plan->element_size == 8) && dml_cpu_reverse_block_applies(plan)) {
+        /* Every row of a group reads every input row: split the columns. */
+        s.by_columns = 1;
+        units = count / plan->axis_size;
+        s.chunk = (units + threads - 1) / threads;
+        s.chunk = (s.chunk + 63) / 64 * 64; /* whole cache lines of 1-byte columns */
+    } else {
+        s.chunk = (count + threads - 1) / threads;
+        /* Cut at whole rows where that costs little balance (long memcpy runs,
+         * fewer partial rows), else at 64 elements (whole cache lines). */
+        const uint64_t row = plan->sizes[plan->rank - 1];
+        const uint64_t grain = row <= s.chunk / 8 ? row : 64;
+        s.chunk = (s.chunk + grain - 1) / grain * grain;
+    }
+    cpu_pool_run(pool, execute_chunk, &s, (unsigned)((units + s.chunk - 1) / s.chunk));
+    return threads;
 }

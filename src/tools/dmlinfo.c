@@ -108,6 +108,10 @@ static void print_device_capabilities(const tool_device* dev)
     char level[8];
     tool_feature_level_name(support.MaxSupportedFeatureLevel, level, sizeof level);
     printf("  max supported feature level: %s\n", level);
+    /* 0 only asks; backends without host threads say DML_E_NOTIMPL. */
+    uint32_t threads = 0;
+    if (DML_SUCCEEDED(dmlDeviceSetThreadLimit(dev->device, 0, &threads)))
+        printf("  host threads per dispatch: %u (cap with DML_CPU_THREADS or dmlDeviceSetThreadLimit)\n", threads);
 }
 
 int main(int argc, char** argv)
