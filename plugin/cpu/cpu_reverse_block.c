@@ -6,15 +6,16 @@
  * Output row a, column j takes input row (a < L_j ? L_j - 1 - a : a) of
  * column j, so one output row reads from every input row. Walked row by row
  * over the whole tensor, each output row streams all T input rows and the
- * lengths again. Instead the columns are cut into blocks whose T input rows
- * fit in the L2 cache (as cache-blocked transposes are): the block's lengths
- * are read and clamped once, then every output row of the block is written
- * while its input rows stay in cache, so memory sees each byte once.
+ * lengths again. Instead the columns are cut into small blocks (as
+ * cache-blocked transposes are): the block's lengths are read and clamped
+ * once, then every output row of the block is written while the block's
+ * input rows stay in cache, so memory sees each byte once.
  *
- * Inside a row, 8 columns at a time (AVX2): when all 8 take the straight
- * source (L <= a) or all the same reversed row (one L, a < L), one vector
- * load; otherwise a gather of the 8 source rows. Other element sizes and
- * strides take the portable loop over the same blocks.
+ * Runs of columns with one length (all full, all zero) are row copies. In
+ * mixed blocks, 8 columns at a time (AVX2, 4- and 8-byte elements): when
+ * all 8 take the straight source (L <= a) or the same reversed row (one L,
+ * a < L), one vector load; otherwise a gather of the 8 source rows. Other
+ * element sizes and strides take the portable loop over the same blocks.
  */
 #include "cpu_reverse_block.h"
 
@@ -25,16 +26,22 @@
 
 typedef unsigned char byte;
 
-/* Bytes of input one block keeps in cache: well inside a 512 KiB L2. */
-#define BLOCK_BYTES ((uint64_t)192 * 1024)
-#define BLOCK_MIN_COLS 64u
-#define BLOCK_MAX_COLS 2048u
+/* Columns per block: input rows of about BLOCK_BYTES. Small, because rows
+ * are often a power of two apart ([16, 1M] f32: 4 MiB), so the same column
+ * of every row maps to the same cache set, and a block must stay in cache
+ * with only a few ways per set (measured best at 256 f32 columns of 16 rows
+ * against 64 .. 8192, on a 2-core AMD EPYC VM). Columns that all have the
+ * same length need no block: runs of them are copied row by row, up to
+ * UNIFORM_MAX_COLS at once (long runs keep the prefetchers ahead). */
+#define BLOCK_BYTES ((uint64_t)16 * 1024)
+#define BLOCK_MAX_COLS 1024u
+#define UNIFORM_MAX_COLS ((uint64_t)1 << 16)
 
 static uint64_t block_cols(uint64_t axis_size, uint64_t E)
 {
     uint64_t cols = BLOCK_BYTES / (axis_size * E);
-    cols = cols < BLOCK_MIN_COLS ? BLOCK_MIN_COLS : cols > BLOCK_MAX_COLS ? BLOCK_MAX_COLS : cols;
-    return cols / 32 * 32;
+    cols = cols < 8 ? 8 : cols > BLOCK_MAX_COLS ? BLOCK_MAX_COLS : cols;
+    return cols / 8 * 8;
 }
 
 ALWAYS_INLINE uint32_t clamped_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
@@ -155,6 +162,15 @@ static int gather_fits(const block* b, uint64_t axis_size)
 }
 #endif
 
+/* Whether every column of the block has the same length. */
+static int uniform(const uint32_t* L, uint64_t cols)
+{
+    for (uint64_t k = 1; k < cols; k++)
+        if (L[k] != L[0])
+            return 0;
+    return 1;
+}
+
 ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, const dml_cpu_block_origin* o,
     uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, size_t E, size_t LS)
 {
@@ -162,23 +178,42 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
     const byte* in = args->input;
     byte* out = args->output;
     const byte* lengths = args->lengths;
-    const int64_t ls = p->len_strides[inner];
-    const uint64_t step = block_cols(p->axis_size, E);
+    const int64_t ls = p->len_strides[inner], e = (int64_t)E;
+    const uint64_t T = p->axis_size, step = block_cols(T, E);
     uint32_t L[BLOCK_MAX_COLS];
-    block b = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
+    const block whole = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
         .os = p->out_strides[inner], .L = L };
-#ifdef DML_CPU_AVX2
-    const int vector = (E == 4 || E == 8) && b.is == 1 && b.os == 1 && have_avx2();
-#endif
-    for (uint64_t j = j_begin; j < j_end; j += step) {
+    const int contiguous = whole.is == 1 && whole.os == 1;
+    block b = whole;
+    for (uint64_t j = j_begin; j < j_end; j += b.cols) {
         b.cols = j_end - j < step ? j_end - j : step;
         const int64_t ji = (int64_t)j;
         b.in = o->in + ji * b.is;
         b.out = o->out + ji * b.os;
         for (uint64_t k = 0; k < b.cols; k++)
-            L[k] = clamped_length(lengths, o->len + (ji + (int64_t)k) * ls, LS, p->axis_size);
+            L[k] = clamped_length(lengths, o->len + (ji + (int64_t)k) * ls, LS, T);
+        if (contiguous && uniform(L, b.cols)) {
+            /* One source row per output row: straight copies, as long as
+             * the next columns keep the same length. */
+            while (j + b.cols < j_end && b.cols < UNIFORM_MAX_COLS) {
+                /* 64 columns at a time, without branches (vectorised). */
+                const uint64_t next = j_end - j - b.cols < 64 ? j_end - j - b.cols : 64;
+                const int64_t at = o->len + (ji + (int64_t)b.cols) * ls;
+                unsigned differ = 0;
+                for (uint64_t k = 0; k < next; k++)
+                    differ |= clamped_length(lengths, at + (int64_t)k * ls, LS, T) != L[0];
+                if (differ)
+                    break;
+                b.cols += next;
+            }
+            for (uint64_t a = a_begin; a < a_end; a++) {
+                const int64_t r = a < L[0] ? (int64_t)(L[0] - 1 - a) : (int64_t)a;
+                memcpy(out + (b.out + (int64_t)a * b.os_a) * e, in + (b.in + r * b.is_a) * e, b.cols * E);
+            }
+            continue;
+        }
 #ifdef DML_CPU_AVX2
-        if (vector && gather_fits(&b, p->axis_size)) {
+        if ((E == 4 || E == 8) && contiguous && gather_fits(&b, T) && have_avx2()) {
             for (uint64_t a = a_begin; a < a_end; a++)
                 row_portable(&b, in, out, a, row_avx2(&b, in, out, a, E), E);
             continue;

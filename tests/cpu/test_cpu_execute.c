@@ -288,18 +288,22 @@ START_TEST(test_reverse_column_blocks)
         for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
             for (size_t sh = 0; sh < COUNT(shapes); sh++)
                 for (uint64_t groups = 1; groups <= 2; groups++)
-                    for (int pattern = 0; pattern < 5; pattern++) {
+                    for (int pattern = 0; pattern < 6; pattern++) {
                         if (skip_combination())
                             continue;
                         const uint64_t T = shapes[sh][0], n = shapes[sh][1];
                         const uint64_t sizes[3] = { groups, T, n };
-                        /* random; every column full; one shorter length for all; none; mostly full */
+                        /* random; every column full; one shorter length for all; none; mostly
+                         * full; a run of full columns longer than a block, then one of 1 */
+                        static uint64_t run[1500];
+                        for (size_t k = 0; k < COUNT(run); k++)
+                            run[k] = k + 1 < COUNT(run) ? T : 1;
                         const uint64_t values[][9] = { { 0 }, { T }, { T - 1 }, { 0 }, { T, T, T, T, T, T, T, T, 1 } };
-                        const size_t value_counts[] = { 0, 1, 1, 1, 9 };
+                        const size_t value_counts[] = { 0, 1, 1, 1, 9, COUNT(run) };
                         case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = groups > 1 ? 3 : 2,
                             .element_size = element_sizes[e], .in_layout = in_kinds[count % COUNT(in_kinds)],
                             .out_layout = count % 3 ? LAYOUT_PACKED : LAYOUT_PADDED, .lengths_element_size = lsize,
-                            .len_inner = 1, .length_values = values[pattern],
+                            .len_inner = 1, .length_values = pattern < 5 ? values[pattern] : run,
                             .length_value_count = value_counts[pattern] };
                         spec.sizes = sizes + (groups > 1 ? 0 : 1);
                         spec.axis = (int32_t)spec.rank - 2;
