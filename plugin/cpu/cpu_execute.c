@@ -350,7 +350,7 @@ ALWAYS_INLINE void reverse_elements(const dml_plan* p, const walk* w, const byte
  * are close in the input (a transpose) are copied in tiles of
  * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows. */
 #define TILE_ROWS 64u
-#define TILE_COLS 32u
+#define TILE_COLS 64u
 
 static int tiling_pays(const dml_plan* p)
 {
@@ -375,7 +375,59 @@ ALWAYS_INLINE void copy_rows(const walk* w, const byte* in, byte* out, uint64_t 
     }
 }
 
-/* Same, in tiles (rows <= TILE_ROWS). */
+#if defined(__SSE2__)
+/* One round of a V x V transpose in 16-byte vectors: inside groups of 2d
+ * vectors, vector i pairs with i + d and their unpacked low and high halves
+ * (at `width` bytes) become vectors 2i and 2i + 1. Rounds with d = 1, 2, ..
+ * V/2 and width E, 2E, .. 8 leave in vector k element k of every input
+ * vector, in order. V and d are constants wherever this is inlined. */
+#define TRANSPOSE_ROUND(V, d, lo, hi)                                   \
+    do {                                                                \
+        __m128i t_[V];                                                  \
+        for (unsigned g_ = 0; g_ < (V); g_ += 2 * (d))                  \
+            for (unsigned i_ = 0; i_ < (d); i_++) {                     \
+                t_[g_ + 2 * i_] = lo(v[g_ + i_], v[g_ + i_ + (d)]);     \
+                t_[g_ + 2 * i_ + 1] = hi(v[g_ + i_], v[g_ + i_ + (d)]); \
+            }                                                           \
+        memcpy(v, t_, sizeof t_);                                       \
+    } while (0)
+
+ALWAYS_INLINE void transpose_vectors(__m128i* v, size_t E)
+{
+    if (E == 1) {
+        TRANSPOSE_ROUND(16, 1, _mm_unpacklo_epi8, _mm_unpackhi_epi8);
+        TRANSPOSE_ROUND(16, 2, _mm_unpacklo_epi16, _mm_unpackhi_epi16);
+        TRANSPOSE_ROUND(16, 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
+        TRANSPOSE_ROUND(16, 8, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
+    } else if (E == 2) {
+        TRANSPOSE_ROUND(8, 1, _mm_unpacklo_epi16, _mm_unpackhi_epi16);
+        TRANSPOSE_ROUND(8, 2, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
+        TRANSPOSE_ROUND(8, 4, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
+    } else if (E == 4) {
+        TRANSPOSE_ROUND(4, 1, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
+        TRANSPOSE_ROUND(4, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
+    } else {
+        TRANSPOSE_ROUND(2, 1, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
+    }
+}
+
+/* out[(r * os2 + c) * E] = in[(r + c * is) * E] for a V x V tile: input
+ * columns are contiguous along r (a transposed input), output rows along c. */
+ALWAYS_INLINE void transpose_tile(byte* out, int64_t os2, const byte* in, int64_t is, size_t E)
+{
+    const unsigned V = (unsigned)(16 / E);
+    __m128i v[16];
+    for (unsigned c = 0; c < V; c++)
+        v[c] = _mm_loadu_si128((const __m128i*)(const void*)(in + (int64_t)c * is * (int64_t)E));
+    transpose_vectors(v, E);
+    for (unsigned r = 0; r < V; r++)
+        _mm_storeu_si128((__m128i*)(void*)(out + (int64_t)r * os2 * (int64_t)E), v[r]);
+}
+#endif
+
+/* Same, in tiles (rows <= TILE_ROWS). A transposed input (output rows
+ * contiguous, input contiguous across rows) moves in V x V tiles through
+ * registers; the edges, and other strides, element by element. */
 ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
 {
     const int inner = w->rank - 1;
@@ -383,7 +435,29 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
     const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
     for (uint64_t j = 0; j < n; j += TILE_COLS) {
         const uint64_t cols = n - j < TILE_COLS ? n - j : TILE_COLS;
-        for (uint64_t r = 0; r < rows; r++) {
+        uint64_t r0 = 0;
+#if defined(__SSE2__)
+        const uint64_t V = 16 / E;
+        if (os == 1 && is2 == 1 && rows >= V && cols >= V) {
+            /* In blocks of one cache line each way (64 / E rows and
+             * columns): the block's input and output lines are used up
+             * before the next block's, even when rows are a power of two
+             * apart and all map to one cache set. */
+            const uint64_t full_cols = cols / V * V, full_rows = rows / V * V, B = 64 / E;
+            const int64_t ji = (int64_t)j;
+            for (uint64_t rb = 0; rb < full_rows; rb += B)
+                for (uint64_t cb = 0; cb < full_cols; cb += B)
+                    for (uint64_t r = rb; r < rb + B && r < full_rows; r += V)
+                        for (uint64_t c = cb; c < cb + B && c < full_cols; c += V)
+                            transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
+                                in + (w->in + (int64_t)r + (ji + (int64_t)c) * is) * e, is, E);
+            for (uint64_t r = 0; r < full_rows && full_cols < cols; r++)
+                copy_row(out + (w->out + (int64_t)r * os2 + ji + (int64_t)full_cols) * e, 1,
+                    in + (w->in + (int64_t)r + (ji + (int64_t)full_cols) * is) * e, is, cols - full_cols, E);
+            r0 = full_rows;
+        }
+#endif
+        for (uint64_t r = r0; r < rows; r++) {
             const int64_t ri = (int64_t)r, ji = (int64_t)j;
             copy_row(out + (w->out + ri * os2 + ji * os) * e, os, in + (w->in + ri * is2 + ji * is) * e, is, cols, E);
         }
