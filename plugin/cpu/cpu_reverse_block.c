@@ -32,7 +32,8 @@ typedef unsigned char byte;
  * with only a few ways per set (measured best at 256 f32 columns of 16 rows
  * against 64 .. 8192, on a 2-core AMD EPYC VM). Columns that all have the
  * same length need no block: runs of them are copied row by row, up to
- * UNIFORM_MAX_COLS at once (long runs keep the prefetchers ahead). */
+ * UNIFORM_MAX_COLS at once (long runs keep the prefetchers ahead). Mixed
+ * blocks are first packed into BLOCK_BYTES on the stack. */
 #define BLOCK_BYTES ((uint64_t)16 * 1024)
 #define BLOCK_MAX_COLS 1024u
 #define UNIFORM_MAX_COLS ((uint64_t)1 << 16)
@@ -72,8 +73,10 @@ ALWAYS_INLINE void row_portable(const block* b, const byte* in, byte* out, uint6
 {
     const int64_t e = (int64_t)E, ai = (int64_t)a;
     for (uint64_t k = k0; k < b->cols; k++) {
-        const uint64_t L = b->L[k];
-        const int64_t r = a < L ? (int64_t)(L - 1 - a) : ai;
+        /* r = a < L ? L - 1 - a : a, without a branch: lengths vary from
+         * column to column, and a mispredicted branch per element cost 4x. */
+        const int64_t L = (int64_t)b->L[k], take = -(int64_t)(ai < L);
+        const int64_t r = ai ^ ((ai ^ (L - 1 - ai)) & take);
         const int64_t ki = (int64_t)k;
         memcpy(out + (b->out + ai * b->os_a + ki * b->os) * e, in + (b->in + r * b->is_a + ki * b->is) * e, E);
     }
@@ -181,12 +184,14 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
     const int64_t ls = p->len_strides[inner], e = (int64_t)E;
     const uint64_t T = p->axis_size, step = block_cols(T, E);
     uint32_t L[BLOCK_MAX_COLS];
+    _Alignas(64) byte scratch[BLOCK_BYTES];
     const block whole = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
         .os = p->out_strides[inner], .L = L };
     const int contiguous = whole.is == 1 && whole.os == 1;
     block b = whole;
     for (uint64_t j = j_begin; j < j_end; j += b.cols) {
         b.cols = j_end - j < step ? j_end - j : step;
+        b.is_a = whole.is_a; /* a packed block changed it */
         const int64_t ji = (int64_t)j;
         b.in = o->in + ji * b.is;
         b.out = o->out + ji * b.os;
@@ -212,15 +217,27 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
             }
             continue;
         }
+        const byte* source = in;
+        if (contiguous && T * b.cols * E <= sizeof scratch) {
+            /* The block's rows, packed: read in place, rows a power of two
+             * apart share cache sets and evict each other on every access
+             * (1-byte elements ran 0.05x memcpy that way). Every row of the
+             * group may be a source, and all lie inside the input tensor. */
+            for (uint64_t r = 0; r < T; r++)
+                memcpy(scratch + r * b.cols * E, in + (b.in + (int64_t)r * b.is_a) * e, b.cols * E);
+            source = scratch;
+            b.in = 0;
+            b.is_a = (int64_t)b.cols;
+        }
 #ifdef DML_CPU_AVX2
         if ((E == 4 || E == 8) && contiguous && gather_fits(&b, T) && have_avx2()) {
             for (uint64_t a = a_begin; a < a_end; a++)
-                row_portable(&b, in, out, a, row_avx2(&b, in, out, a, E), E);
+                row_portable(&b, source, out, a, row_avx2(&b, source, out, a, E), E);
             continue;
         }
 #endif
         for (uint64_t a = a_begin; a < a_end; a++)
-            row_portable(&b, in, out, a, 0, E);
+            row_portable(&b, source, out, a, 0, E);
     }
 }
 
