@@ -291,7 +291,10 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
         if (ss == -1) {
             uint64_t k = 0;
 #ifdef DML_CPU_AVX2
-            if (E <= 2 && n * E >= 64 && have_avx2())
+            /* Every element size: the compiler's 16-byte loop below ran 4-
+             * and 8-byte rows at 0.65x memcpy, this one at 0.83x / 0.96x
+             * (4 MiB, one thread, best of 31, 2-core AMD EPYC VM). */
+            if (n * E >= 64 && have_avx2())
                 k = reverse_row_avx2(dst, src, n, E);
 #endif
             if (E == 1) { /* baseline x86-64 has no byte shuffle: reverse 8 at a time */
