@@ -449,11 +449,25 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
             const uint64_t full_cols = cols / V * V, full_rows = rows / V * V, B = 64 / E;
             const int64_t ji = (int64_t)j;
             for (uint64_t rb = 0; rb < full_rows; rb += B)
-                for (uint64_t cb = 0; cb < full_cols; cb += B)
-                    for (uint64_t r = rb; r < rb + B && r < full_rows; r += V)
-                        for (uint64_t c = cb; c < cb + B && c < full_cols; c += V)
-                            transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
-                                in + (w->in + (int64_t)r + (ji + (int64_t)c) * is) * e, is, E);
+                for (uint64_t cb = 0; cb < full_cols; cb += B) {
+                    const uint64_t r_end = rb + B < full_rows ? rb + B : full_rows;
+                    const uint64_t c_end = cb + B < full_cols ? cb + B : full_cols;
+                    /* Inside a block, measured (4 MiB [4096, 1024] in
+                     * cache): 1- and 2-byte tiles column group by column
+                     * group (1.4x, 2x faster), 4- and 8-byte row group by
+                     * row group (1.6x faster for 4 bytes). */
+                    if (E <= 2) {
+                        for (uint64_t c = cb; c < c_end; c += V)
+                            for (uint64_t r = rb; r < r_end; r += V)
+                                transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
+                                    in + (w->in + (int64_t)r + (ji + (int64_t)c) * is) * e, is, E);
+                    } else {
+                        for (uint64_t r = rb; r < r_end; r += V)
+                            for (uint64_t c = cb; c < c_end; c += V)
+                                transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
+                                    in + (w->in + (int64_t)r + (ji + (int64_t)c) * is) * e, is, E);
+                    }
+                }
             for (uint64_t r = 0; r < full_rows && full_cols < cols; r++)
                 copy_row(out + (w->out + (int64_t)r * os2 + ji + (int64_t)full_cols) * e, 1,
                     in + (w->in + (int64_t)r + (ji + (int64_t)full_cols) * is) * e, is, cols - full_cols, E);
