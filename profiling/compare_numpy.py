@@ -4,19 +4,21 @@ the same run as dmlbench (which it runs with --csv), and the ratio of
 throughputs dmlbench/numpy (> 1: dml is faster).
 
   profiling/compare_numpy.py [--dmlbench build/bin/dmlbench] [--size 64M] [--repetitions 7]
+  profiling/compare_numpy.py --cpu-table      # the CPU table of profiling/README.md
 
 Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
-operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]).
+operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]). Without
+numpy the dmlbench columns are printed alone (numpy columns n/a).
 """
 import argparse, csv, io, statistics, subprocess, sys, time
 
 try:
     import numpy as np
 except ImportError:
-    sys.exit("compare_numpy.py: numpy is not installed (pip install numpy)")
+    np = None
 
 ROW = 1024
-TYPES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+TYPES = {1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
 
 
 def cases(n, dtype):
@@ -39,6 +41,17 @@ def cases(n, dtype):
     w2 = np.arange(rows * row * 2, dtype=dtype).reshape(rows, 2 * row)
     out["slice_p2"] = (w2[:, ::2], (rows, row))
     out["slice_m2"] = (w2[:, ::-2], (rows, row))
+    if n >= 16:
+        c = np.arange(n // 16 * 16, dtype=dtype).reshape(16, n // 16)
+        out["rs_columns_full"] = (c[::-1], c.shape)
+        # numpy has no ragged reversal: a precomputed row index per element
+        # (not timed) and take_along_axis, its best for a length per column.
+        j = np.arange(n // 16, dtype=np.uint32)
+        x32 = j * np.uint32(2654435761)
+        lengths = np.minimum((x32 ^ (x32 >> np.uint32(15))) % np.uint32(19), 16).astype(np.int64)
+        a = np.arange(16)[:, None]
+        index = np.where(a < lengths[None, :], lengths[None, :] - 1 - a, a)
+        out["rs_columns_random"] = (lambda c=c, index=index: np.take_along_axis(c, index, axis=0), c.shape)
     tr = np.arange(rows * row, dtype=dtype).reshape(row, rows)
     out["transpose"] = (tr.T, (rows, row))
     out["broadcast"] = (np.broadcast_to(np.arange(row, dtype=dtype), (rows, row)), (rows, row))
@@ -49,7 +62,7 @@ def time_numpy(src, shape, dtype, warmup, reps):
     dst = np.empty(shape, dtype=dtype)
     samples = []
     for i in range(warmup + reps):
-        t0 = time.perf_counter(); np.copyto(dst, src); t1 = time.perf_counter()
+        t0 = time.perf_counter(); np.copyto(dst, src() if callable(src) else src); t1 = time.perf_counter()
         if i >= warmup:
             samples.append(t1 - t0)
     return statistics.median(samples)
@@ -61,23 +74,37 @@ def main():
     ap.add_argument("--size", default="64M")
     ap.add_argument("--repetitions", type=int, default=7)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--cpu-table", action="store_true",
+                    help="dmlbench --cpu-table: 256K, 4M, 64M on 1..N threads, every case and element size")
     a = ap.parse_args()
-    out = subprocess.run([a.dmlbench, "--backend", "cpu", "--csv", "--size", a.size, "--repetitions",
-                          str(a.repetitions), "--warmup", str(a.warmup)], check=True, capture_output=True, text=True).stdout
-    rows = list(csv.DictReader(io.StringIO(out)))
-    print(f"{'case':16} {'elem':>4} {'size':>10} {'dml_us':>10} {'numpy_us':>10} {'dml/numpy':>9}")
+    command = [a.dmlbench, "--backend", "cpu", "--csv", "--repetitions", str(a.repetitions), "--warmup", str(a.warmup)]
+    command += ["--cpu-table"] if a.cpu_table else ["--size", a.size]
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    lines = text.splitlines()
+    for line in lines:
+        if line.startswith("#"):
+            print(line[2:])  # the machine line
+    rows = list(csv.DictReader(io.StringIO("\n".join(l for l in lines if not l.startswith("#")))))
+    print("command: " + " ".join(command) + ("" if np is not None else "   (numpy not importable: numpy columns n/a)"))
+    print(f"{'case':17} {'elem':>4} {'size':>10} {'thr':>3} {'dml_us':>10} {'vs_memcpy':>9} {'numpy_us':>10} {'dml/numpy':>9}")
     worst = None
+    numpy_cache = {}
     for r in rows:
         e, nbytes = int(r["element_size"]), int(r["bytes"])
-        dtype = TYPES[e]
-        c = cases(nbytes // e, dtype).get(r["case"])
-        if c is None:
-            continue
-        t = time_numpy(c[0], c[1], dtype, a.warmup, a.repetitions)
         dml = float(r["median_us"]) * 1e-6
-        ratio = t / dml  # throughput ratio: same bytes, so numpy time / dml time
-        worst = ratio if worst is None else min(worst, ratio)
-        print(f"{r['case']:16} {e:4} {nbytes:10} {dml*1e6:10.1f} {t*1e6:10.1f} {ratio:9.2f}")
+        t = None
+        if np is not None:
+            key = (r["case"], e, nbytes)  # numpy runs on one thread: time it once per case
+            if key not in numpy_cache:
+                dtype = getattr(np, TYPES[e])
+                c = cases(nbytes // e, dtype).get(r["case"])
+                numpy_cache[key] = None if c is None else time_numpy(c[0], c[1], dtype, a.warmup, a.repetitions)
+            t = numpy_cache[key]
+        numpy_us = f"{t*1e6:10.1f}" if t else f"{'n/a':>10}"
+        ratio = f"{t / dml:9.2f}" if t else f"{'n/a':>9}"
+        if t:
+            worst = t / dml if worst is None else min(worst, t / dml)
+        print(f"{r['case']:17} {e:4} {nbytes:10} {int(r['threads']):3} {dml*1e6:10.1f} {float(r['ratio']):9.2f} {numpy_us} {ratio}")
     if worst is not None:
         print(f"lowest dml/numpy throughput ratio: {worst:.2f}")
 

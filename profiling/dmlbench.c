@@ -300,6 +300,35 @@ static int case_seq_batch_major(built_case* c, DML_TENSOR_DATA_TYPE type, uint64
     return 0;
 }
 
+/* Sequence lengths per column, pseudo-random over 0 .. axis size + 2. */
+static uint32_t random_length(UINT index, UINT axis_size)
+{
+    uint32_t x = index * 2654435761u;
+    x ^= x >> 15;
+    return x % (axis_size + 3u);
+}
+
+/* [16, C] reversed along axis 0 with a length per column (lengths [1, C]):
+ * every output row reads from all 16 input rows. */
+static int build_columns(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, uint32_t (*length_of)(UINT, UINT))
+{
+    if (n < 16)
+        return -1;
+    UINT sizes[2] = { 16, (UINT)(n / 16) };
+    build_reverse(c, type, 2, sizes, 0, NULL, length_of);
+    return 0;
+}
+
+static int case_columns_full(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_columns(c, t, n, full_length);
+}
+
+static int case_columns_random(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_columns(c, t, n, random_length);
+}
+
 /* SLICE1 of [R, 1024] rows out of [R, |stride| * 1024 (+64 for stride 1)] rows. */
 static int build_slice(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int stride)
 {
@@ -370,6 +399,8 @@ static const case_entry cases[] = {
     { "reverse_outer", case_reverse_outer, 1 },
     { "seq_time_major", case_seq_time_major, 1 },
     { "seq_batch_major", case_seq_batch_major, 1 },
+    { "rs_columns_full", case_columns_full, 1 },
+    { "rs_columns_random", case_columns_random, 0 },
     { "slice_p1", case_slice_p1, 1 },
     { "slice_m1", case_slice_m1, 0 },
     { "slice_p2", case_slice_p2, 0 },
@@ -394,7 +425,7 @@ static DML_TENSOR_DATA_TYPE type_of_size(unsigned size)
 #define MAX_COPY_THREADS 16
 
 typedef struct copy_pool {
-    unsigned threads;
+    unsigned threads, active; /* started; copying (the rest pass the barriers) */
     pthread_t workers[MAX_COPY_THREADS];
     pthread_barrier_t start, finish;
     unsigned char* dst;
@@ -405,7 +436,9 @@ typedef struct copy_pool {
 
 static void copy_share(copy_pool* p, unsigned index)
 {
-    uint64_t share = (p->bytes / p->threads + 63) & ~(uint64_t)63;
+    if (index >= p->active)
+        return;
+    uint64_t share = (p->bytes / p->active + 63) & ~(uint64_t)63;
     uint64_t begin = share * index;
     if (begin >= p->bytes)
         return;
@@ -466,14 +499,14 @@ static void copy_pool_stop(copy_pool* p)
     pthread_barrier_destroy(&p->finish);
 }
 
-/* Below the CPU backend's parallel threshold the copy runs on one thread, as
- * the executor does. */
-static void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes)
+/* memcpy of `bytes` split over `threads` of the pool's threads. */
+static void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads)
 {
-    if (p->threads < 2 || bytes < 256 * 1024) {
+    if (threads < 2 || p->threads < 2) {
         memcpy(dst, src, bytes);
         return;
     }
+    p->active = threads < p->threads ? threads : p->threads;
     p->dst = dst;
     p->src = src;
     p->bytes = bytes;
@@ -549,9 +582,15 @@ static double cuda_copy_ms(uint64_t bytes, int warmup, int repetitions)
 
 /* ---- running a case ---- */
 
+static int on_cuda_backend(const char* backend)
+{
+    return backend && !strncmp(backend, "cuda", 4) && strcmp(backend, "cudaemu") != 0;
+}
+
 typedef struct bench_options {
     const char* backend;
     int repetitions, warmup, csv;
+    unsigned threads; /* the CPU backend's thread cap for this row (dmlDeviceSetThreadLimit); 0: not set */
 } bench_options;
 
 typedef struct result {
@@ -618,9 +657,11 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
 
     /* The copy baseline, same traffic: (read + written) / 2 bytes each way.
      * On the CPU its repetitions alternate with the operator's, so both see
-     * the same machine state (frequency, neighbours). */
+     * the same machine state (frequency, neighbours), and it is the faster
+     * of memcpy on one thread and memcpy split over the row's threads (below
+     * a few hundred KiB waking threads costs more than it saves). */
     const uint64_t copy_bytes = (c.bytes_read + c.bytes_written) / 2;
-    const int on_cuda = o->backend && !strncmp(o->backend, "cuda", 4) && strcmp(o->backend, "cudaemu") != 0;
+    const int on_cuda = on_cuda_backend(o->backend);
     unsigned char *src = NULL, *dst = NULL;
     if (!on_cuda) {
         src = malloc(copy_bytes);
@@ -630,26 +671,50 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
             memset(dst, 2, copy_bytes);
         }
     }
+    const unsigned copy_threads = o->threads ? o->threads : pool->threads;
     double* samples = calloc((size_t)o->repetitions, sizeof(double));
     double* copy_samples = calloc((size_t)o->repetitions, sizeof(double));
+    double* single_samples = calloc((size_t)o->repetitions, sizeof(double));
+    /* Each timed run follows an untimed run of the same work: interleaved,
+     * the copies would evict the operator's data (and it theirs) from a
+     * shared L3 at sizes of a few MiB, and the timed run would read from
+     * memory where a host's repeated dispatch reads from cache. */
     for (int i = 0; i < o->warmup + o->repetitions; ++i) {
+        check(dmlCommandRecorderRecordDispatch(recorder, queue, compiled, table), "RecordDispatch");
+        check(dmlCommandQueueSynchronize(queue), "Synchronize");
         double t0 = now_ns();
         check(dmlCommandRecorderRecordDispatch(recorder, queue, compiled, table), "RecordDispatch");
         check(dmlCommandQueueSynchronize(queue), "Synchronize");
-        double t1 = now_ns();
-        if (src && dst)
-            copy_pool_copy(pool, dst, src, copy_bytes);
-        double t2 = now_ns();
+        const double op_ns = now_ns() - t0;
+        double threaded_ns = 0, single_ns = 0;
+        if (src && dst) {
+            copy_pool_copy(pool, dst, src, copy_bytes, copy_threads);
+            t0 = now_ns();
+            copy_pool_copy(pool, dst, src, copy_bytes, copy_threads);
+            threaded_ns = now_ns() - t0;
+            memcpy(dst, src, copy_bytes);
+            t0 = now_ns();
+            memcpy(dst, src, copy_bytes);
+            single_ns = now_ns() - t0;
+        }
         if (i >= o->warmup) {
-            samples[i - o->warmup] = t1 - t0;
-            copy_samples[i - o->warmup] = t2 - t1;
+            samples[i - o->warmup] = op_ns;
+            copy_samples[i - o->warmup] = threaded_ns;
+            single_samples[i - o->warmup] = single_ns;
         }
     }
     res->seconds = summarize(samples, o->repetitions).median * 1e-9;
-    res->copy_seconds = src && dst ? summarize(copy_samples, o->repetitions).median * 1e-9 : -1;
+    if (src && dst) {
+        const double threaded = summarize(copy_samples, o->repetitions).median;
+        const double single = summarize(single_samples, o->repetitions).median;
+        res->copy_seconds = (threaded < single ? threaded : single) * 1e-9;
+    } else {
+        res->copy_seconds = -1;
+    }
     free(src);
     free(dst);
     free(copy_samples);
+    free(single_samples);
     if (on_cuda) {
 #ifdef DML_BENCH_CUDA
         double ms = cuda_copy_ms(copy_bytes, o->warmup, o->repetitions);
@@ -690,7 +755,42 @@ static void format_size(char* out, size_t size, uint64_t bytes)
         snprintf(out, size, "%llu", (unsigned long long)bytes);
 }
 
-static int throughput(const bench_options* o, const char* case_list, const char* size_list, const char* type_list)
+/* The machine line of a table: the adapter, and the copy bandwidth the
+ * ratios are relative to, at 64 MiB on 1 .. N threads (bytes read + written). */
+static void print_machine(DMLDevice device, copy_pool* pool, int csv)
+{
+    DML_ADAPTER_INFO info;
+    memset(&info, 0, sizeof info);
+    dmlDeviceGetAdapterInfo(device, &info);
+    const uint64_t bytes = 64u << 20;
+    unsigned char* src = malloc(bytes);
+    unsigned char* dst = malloc(bytes);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return;
+    }
+    memset(src, 1, bytes);
+    memset(dst, 2, bytes);
+    printf("%smachine: %s, %ld CPUs online; memcpy of 64 MiB, GB/s read + written:", csv ? "# " : "",
+        info.Description, sysconf(_SC_NPROCESSORS_ONLN));
+    for (unsigned k = 1; k <= pool->threads; ++k) {
+        double samples[7];
+        for (int i = 0; i < 8; ++i) {
+            double t0 = now_ns();
+            copy_pool_copy(pool, dst, src, bytes, k);
+            if (i > 0)
+                samples[i - 1] = now_ns() - t0;
+        }
+        printf(" %u thread%s %.1f", k, k == 1 ? "" : "s", 2.0 * (double)bytes / summarize(samples, 7).median);
+    }
+    printf("\n");
+    free(src);
+    free(dst);
+}
+
+static int throughput(bench_options* o, const char* case_list, const char* size_list, const char* type_list,
+    const char* thread_list)
 {
     uint64_t sizes[32];
     int size_count = 0;
@@ -747,20 +847,45 @@ static int throughput(const bench_options* o, const char* case_list, const char*
     check(dmlDeviceCreateCommandRecorder(device, &recorder), "CreateCommandRecorder");
     copy_pool pool;
     copy_pool_start(&pool);
+    /* Thread caps: "all" is 1 .. the backend's count; none given: the
+     * backend's default (rows say 0 when the backend has no cap). */
+    unsigned caps[MAX_COPY_THREADS];
+    int cap_count = 0;
+    uint32_t in_use = 0;
+    const int cappable = DML_SUCCEEDED(dmlDeviceSetThreadLimit(device, 0, &in_use));
+    if (thread_list && cappable && !strcmp(thread_list, "all")) {
+        for (unsigned k = 1; k <= in_use && cap_count < MAX_COPY_THREADS; ++k)
+            caps[cap_count++] = k;
+    } else if (thread_list && cappable) {
+        char* copy = strdup(thread_list);
+        for (char* tok = strtok(copy, ","); tok && cap_count < MAX_COPY_THREADS; tok = strtok(NULL, ","))
+            if (atoi(tok) > 0)
+                caps[cap_count++] = (unsigned)atoi(tok);
+        free(copy);
+    }
+    if (cap_count == 0)
+        caps[cap_count++] = 0;
     const char* backend = o->backend ? o->backend : "default";
+    if (!on_cuda_backend(o->backend))
+        print_machine(device, &pool, o->csv);
     if (o->csv)
-        printf("backend,case,element_size,bytes,median_us,gbps,copy_gbps,ratio\n");
+        printf("backend,case,element_size,bytes,threads,median_us,gbps,copy_gbps,ratio\n");
     else
-        printf("dmlbench: backend %s, median of %d after %d warm-up, copy baseline on %u thread(s)\n"
-               "%-16s %4s %6s %12s %9s %9s %7s\n",
-            backend, o->repetitions, o->warmup, pool.threads, "case", "elem", "size", "median_us", "GB/s",
-            "copyGB/s", "ratio");
+        printf("dmlbench: backend %s, median of %d after %d warm-up; copy baseline: the faster of memcpy on 1 thread\n"
+               "and memcpy split over the row's threads (thr), same run\n"
+               "%-17s %4s %6s %3s %12s %9s %9s %7s\n",
+            backend, o->repetitions, o->warmup, "case", "elem", "size", "thr", "median_us", "GB/s", "copyGB/s",
+            "ratio");
     for (size_t k = 0; k < CASE_COUNT; ++k) {
         if (!selected[k])
             continue;
         for (int t = 0; t < type_count; ++t) {
-            for (int s = 0; s < size_count; ++s) {
+            for (int s = 0; s < size_count; ++s)
+                for (int h = 0; h < cap_count; ++h) {
                 result r;
+                o->threads = caps[h] ? caps[h] : in_use; /* 0: the backend's own count (0 on CUDA) */
+                if (caps[h])
+                    check(dmlDeviceSetThreadLimit(device, caps[h], &o->threads), "SetThreadLimit");
                 if (run_case(device, queue, recorder, &pool, o, &cases[k], types[t], sizes[s], &r) != 0)
                     continue;
                 const double traffic = (double)(r.bytes_read + r.bytes_written);
@@ -770,14 +895,14 @@ static int throughput(const bench_options* o, const char* case_list, const char*
                 char size_text[32];
                 format_size(size_text, sizeof size_text, sizes[s]);
                 if (o->csv)
-                    printf("%s,%s,%u,%llu,%.3f,%.3f,%.3f,%.3f\n", backend, cases[k].name, types[t],
-                        (unsigned long long)sizes[s], r.seconds * 1e6, gbps, copy_gbps, ratio);
+                    printf("%s,%s,%u,%llu,%u,%.3f,%.3f,%.3f,%.3f\n", backend, cases[k].name, types[t],
+                        (unsigned long long)sizes[s], o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio);
                 else if (copy_gbps > 0)
-                    printf("%-16s %4u %6s %12.1f %9.2f %9.2f %7.2f\n", cases[k].name, types[t], size_text,
-                        r.seconds * 1e6, gbps, copy_gbps, ratio);
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9.2f %7.2f\n", cases[k].name, types[t], size_text,
+                        o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio);
                 else
-                    printf("%-16s %4u %6s %12.1f %9.2f %9s %7s\n", cases[k].name, types[t], size_text,
-                        r.seconds * 1e6, gbps, "n/a", "n/a");
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9s %7s\n", cases[k].name, types[t], size_text,
+                        o->threads, r.seconds * 1e6, gbps, "n/a", "n/a");
                 fflush(stdout);
             }
         }
@@ -793,7 +918,8 @@ static void usage(FILE* out)
 {
     fprintf(out,
         "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
-        "                [--repetitions N] [--warmup N] [--csv]\n"
+        "                [--threads N,...|all] [--repetitions N] [--warmup N] [--csv]\n"
+        "       dmlbench --cpu-table [options]   (= --backend cpu --size 256K,4M,64M --threads all)\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
         "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
         "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
@@ -815,8 +941,8 @@ static int bad_usage(const char* what, const char* arg)
 
 int main(int argc, char** argv)
 {
-    bench_options o = { NULL, -1, 2, 0 };
-    const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *gpu_case = NULL;
+    bench_options o = { NULL, -1, 2, 0, 0 };
+    const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *thread_list = NULL, *gpu_case = NULL;
     int mode_overhead = 0, mode_gpu = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -842,7 +968,14 @@ int main(int argc, char** argv)
             size_list = argv[++i];
         else if (!strcmp(argv[i], "--type-size") && i + 1 < argc)
             type_list = argv[++i];
-        else
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            thread_list = argv[++i];
+        else if (!strcmp(argv[i], "--cpu-table")) {
+            /* The CPU table of profiling/README.md: later options override. */
+            o.backend = "cpu";
+            size_list = "256K,4M,64M";
+            thread_list = "all";
+        } else
             return bad_usage("unknown option, or an option without its value:", argv[i]);
     }
     if (mode_gpu) {
@@ -862,5 +995,5 @@ int main(int argc, char** argv)
             o.repetitions < 1 ? "--repetitions" : "--warmup");
     if (mode_overhead)
         return overhead(o.backend, o.repetitions);
-    return throughput(&o, case_list, size_list, type_list);
+    return throughput(&o, case_list, size_list, type_list, thread_list);
 }

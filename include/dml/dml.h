@@ -517,6 +517,17 @@ DML_API DML_RESULT dmlCommandQueueWriteBuffer(DMLCommandQueue queue, DMLBuffer b
     const void* source, uint64_t size);
 DML_API DML_RESULT dmlCommandQueueReadBuffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset,
     void* destination, uint64_t size);
+/* Caps the host threads a device's dispatches use, the calling thread
+ * included: for hosts that run their own threads (an inference server). An
+ * extension of this runtime, not in DirectML; appended to the ABI.
+ *   maxThreads: 1 or more sets the cap (a cap above the backend's own count
+ *     changes nothing; UINT32_MAX restores it); 0 leaves it as it is.
+ *   threadsInUse: optional; receives the count dispatches now use.
+ * Applies to dispatches recorded after it returns. The CPU backend's count is
+ * min(usable CPUs, 16), or the environment variable DML_CPU_THREADS (1-16)
+ * read when the device is created. Backends that use no host threads for
+ * dispatches (CUDA) return DML_E_NOTIMPL, as do plugins built before it. */
+DML_API DML_RESULT dmlDeviceSetThreadLimit(DMLDevice device, uint32_t maxThreads, uint32_t* threadsInUse);
 /* The message of the last failing call on this thread ("" if none). */
 DML_API const char* dmlGetLastErrorMessage(void);
 /* DirectML's helper: 0 when the arguments are invalid or the size overflows 64 bits. */

@@ -4,6 +4,7 @@
  */
 #include "cpu_backend.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,33 @@ static int fault_hit(atomic_int* countdown)
 #else
 #define DML_FAULT(which) 0
 #endif
+
+/* ---- threads ------------------------------------------------------------ */
+
+#define CPU_THREADS_ENV "DML_CPU_THREADS"
+#define CPU_THREADS_MAX 16u
+
+/* Threads a new device starts with: DML_CPU_THREADS when set (for tools:
+ * benchmarks over thread counts, a host that pins its own threads), else
+ * min(usable CPUs, 16). A value that is not a count from 1 to 16 fails device
+ * creation, saying why, rather than silently running on some other count. */
+static DML_RESULT cpu_thread_count(unsigned* threads)
+{
+    const char* text = secure_getenv(CPU_THREADS_ENV);
+    if (!text || !text[0]) {
+        *threads = cpu_pool_default_threads();
+        return DML_S_OK;
+    }
+    char* end = NULL;
+    errno = 0;
+    unsigned long value = strtoul(text, &end, 10);
+    if (errno || *end || text[0] < '0' || text[0] > '9' || value < 1 || value > CPU_THREADS_MAX)
+        return dml_set_error(DML_E_INVALIDARG,
+            "dmlCreateDevice: environment variable %s='%.32s' is not a thread count from 1 to %u", CPU_THREADS_ENV,
+            text, CPU_THREADS_MAX);
+    *threads = (unsigned)value;
+    return DML_S_OK;
+}
 
 /* ---- adapter ------------------------------------------------------------ */
 
@@ -91,7 +119,9 @@ static DML_RESULT cpu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO*
     memset(info, 0, sizeof(*info));
     snprintf(info->Backend, sizeof(info->Backend), "cpu");
     info->AdapterIndex = 0;
-    unsigned threads = cpu_pool_default_threads();
+    unsigned threads;
+    if (cpu_thread_count(&threads) < 0)
+        threads = cpu_pool_default_threads(); /* device creation will say why */
     snprintf(info->Description, sizeof(info->Description), "%s (%u thread%s)", model, threads,
         threads == 1 ? "" : "s");
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
@@ -105,6 +135,8 @@ static DML_RESULT cpu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO*
 
 typedef struct cpu_device {
     cpu_pool* pool; /* NULL on a one-core machine or when threads could not start: run on the caller */
+    dml_cpu_cost_model cost; /* measured at creation: when splitting pays */
+    atomic_uint thread_limit; /* the host's cap (dmlDeviceSetThreadLimit); at least 1 */
 } cpu_device;
 
 static DML_RESULT cpu_device_create(uint32_t adapter_index, void** device_state)
@@ -112,15 +144,36 @@ static DML_RESULT cpu_device_create(uint32_t adapter_index, void** device_state)
     if (adapter_index != 0)
         return dml_set_error(DML_E_INVALIDARG, "cpu: AdapterIndex %u is out of range (the CPU backend has 1 adapter)",
             adapter_index);
+    unsigned threads;
+    DML_RESULT r = cpu_thread_count(&threads);
+    if (r < 0)
+        return r;
     cpu_device* device = calloc(1, sizeof(*device));
     if (!device)
         return dml_set_error(DML_E_OUTOFMEMORY, "cpu: out of memory creating a device");
     /* Started here, not on the first large dispatch: RecordDispatch neither
      * allocates nor starts threads. The workers sleep on a condition
      * variable until there is work. */
-    unsigned threads = cpu_pool_default_threads();
     device->pool = threads >= 2 ? cpu_pool_create(threads) : NULL;
+    device->cost = dml_cpu_cost_measure(device->pool);
+    atomic_init(&device->thread_limit, threads);
     *device_state = device;
+    return DML_S_OK;
+}
+
+static unsigned device_threads(const cpu_device* device)
+{
+    const unsigned pool = cpu_pool_threads(device->pool), limit = atomic_load(&device->thread_limit);
+    return limit < pool ? limit : pool;
+}
+
+static DML_RESULT cpu_set_thread_limit(void* device_state, uint32_t max_threads, uint32_t* threads_in_use)
+{
+    cpu_device* device = device_state;
+    if (max_threads != 0)
+        atomic_store(&device->thread_limit, max_threads);
+    if (threads_in_use)
+        *threads_in_use = device_threads(device);
     return DML_S_OK;
 }
 
@@ -249,7 +302,9 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
             plan->kind, plan->rank, e);
     if (DML_FAULT(execute))
         return dml_set_error(DML_E_DEVICE_REMOVED, "cpu: injected execution failure");
-    dml_cpu_execute(queue->device->pool, plan, args); /* runs small plans inline */
+    cpu_device* device = queue->device;
+    /* Small plans run inline on the caller (the cost model's choice). */
+    dml_cpu_execute(device->pool, &device->cost, atomic_load(&device->thread_limit), plan, args);
     return DML_S_OK;
 }
 
@@ -266,4 +321,5 @@ const dml_backend dml_cpu_backend = {
     .queue_copy = cpu_queue_copy,
     .queue_synchronize = cpu_queue_synchronize,
     .queue_execute = cpu_queue_execute,
+    .set_thread_limit = cpu_set_thread_limit,
 };

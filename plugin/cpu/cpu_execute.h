@@ -10,20 +10,21 @@
 #include <stdint.h>
 
 #include "core/plan.h"
+#include "cpu_cost.h"
 #include "cpu_pool.h"
-
-/* Below this many output bytes a plan runs inline on the caller: waking
- * workers costs more than it saves. */
-#define DML_CPU_PARALLEL_MIN_BYTES ((uint64_t)256 * 1024)
-/* Smallest share of a parallel plan given to one task. */
-#define DML_CPU_TASK_MIN_BYTES ((uint64_t)64 * 1024)
 
 /* Executes flat output indices [begin, end) of the plan (end <= element_count).
  * Does nothing for an element size other than 1, 2, 4 or 8. */
 void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end);
 
-/* Executes the whole plan, split across pool when it is large (pool may be
- * NULL). Returns when every element is written. Never allocates. */
-void dml_cpu_execute(cpu_pool* pool, const dml_plan* plan, const dml_plan_args* args);
+/* The threads dml_cpu_execute gives the plan: the cost model's choice for its
+ * output bytes among max_threads (model NULL: dml_cpu_cost_default()). */
+unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan);
+
+/* Executes the whole plan on dml_cpu_execute_threads(model, min(threads of
+ * pool, max_threads), plan) threads (pool may be NULL: one) and returns that
+ * count. Returns when every element is written. Never allocates. */
+unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
+    const dml_plan_args* args);
 
 #endif /* DML_CPU_EXECUTE_H */

@@ -151,7 +151,10 @@ void cpu_pool_run(cpu_pool* pool, cpu_pool_fn fn, void* context, unsigned count)
     pool->count = count;
     pool->unfinished = count;
     pool->generation++;
-    pthread_cond_broadcast(&pool->wake);
+    /* Wake only as many workers as there are tasks beyond the caller's: a
+     * job capped to fewer threads leaves the others asleep. */
+    for (unsigned i = 1; i < count && i <= pool->workers; i++)
+        pthread_cond_signal(&pool->wake);
     drain(pool);
     while (pool->unfinished != 0)
         pthread_cond_wait(&pool->done, &pool->lock);

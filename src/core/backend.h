@@ -56,6 +56,12 @@ typedef struct dml_backend {
      * allocation, no synchronisation on this path. */
     DML_RESULT (*queue_execute)(void* queue_state, const dml_plan* plan, const void* compiled_state,
         const dml_plan_args* args);
+
+    /* Optional (NULL: the backend uses no host threads for dispatches, the
+     * call gives DML_E_NOTIMPL): caps the threads one device's dispatches
+     * use, the caller included; max_threads 0 changes nothing. Stores the
+     * count now in use in *threads_in_use (never NULL). */
+    DML_RESULT (*set_thread_limit)(void* device_state, uint32_t max_threads, uint32_t* threads_in_use);
 } dml_backend;
 
 /* Implemented by the core: the plugin table for a backend. Each plugin's

@@ -319,6 +319,28 @@ static DML_RESULT device_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
     return DML_S_OK;
 }
 
+static DML_RESULT device_set_thread_limit(DMLDevice handle, uint32_t max_threads, uint32_t* threads_in_use)
+{
+    static const char call[] = "dmlDeviceSetThreadLimit";
+    dml_device* device = (dml_device*)handle;
+    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
+        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
+    DML_RESULT r = dml_device_check(device, call);
+    if (r < 0)
+        return r;
+    if (!device->backend->set_thread_limit)
+        return dml_device_fail(device, DML_E_NOTIMPL,
+            "%s: the %s backend uses no host threads for dispatches, so it has no thread limit", call,
+            device->backend->name);
+    uint32_t in_use = 0;
+    r = device->backend->set_thread_limit(device->state, max_threads, &in_use);
+    if (r < 0)
+        return dml_device_relay(device, r);
+    if (threads_in_use)
+        *threads_in_use = in_use;
+    return DML_S_OK;
+}
+
 /* device.c and dispatch.c */
 extern void dml_core_fill_device_entries(DMLPluginTable* table);
 
@@ -339,6 +361,7 @@ const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t
     t->Release = host_release;
     t->SetName = set_name;
     t->DeviceGetAdapterInfo = device_adapter_info;
+    t->DeviceSetThreadLimit = device_set_thread_limit;
     t->DeviceCreateBindingTable = dml_binding_table_create;
     t->BindingTableBindInputs = dml_binding_table_bind_inputs;
     t->BindingTableBindOutputs = dml_binding_table_bind_outputs;

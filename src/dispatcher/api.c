@@ -126,6 +126,11 @@ DML_API DML_RESULT dmlDeviceGetAdapterInfo(DMLDevice device, DML_ADAPTER_INFO* i
     DMLD_FORWARD(DEVICE, device, DeviceGetAdapterInfo, device, info);
 }
 
+DML_API DML_RESULT dmlDeviceSetThreadLimit(DMLDevice device, uint32_t maxThreads, uint32_t* threadsInUse)
+{
+    DMLD_FORWARD(DEVICE, device, DeviceSetThreadLimit, device, maxThreads, threadsInUse);
+}
+
 DML_API DML_RESULT dmlDeviceCheckFeatureSupport(DMLDevice device, DML_FEATURE feature, uint32_t querySize,
     const void* query, uint32_t supportSize, void* support)
 {

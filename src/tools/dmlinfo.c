@@ -42,6 +42,7 @@ typedef struct report {
     bool type_supported[TOOL_DATA_TYPE_COUNT];
     const char* level_error;
     DML_FEATURE_LEVEL max_level;
+    uint32_t threads; /* host threads per dispatch; 0: the backend has none to report */
 } report;
 
 static void* checked_calloc(uint32_t count, size_t size)
@@ -101,6 +102,9 @@ static void gather_capabilities(report* r)
         r->level_error = failure_text(result);
     else
         r->max_level = support.MaxSupportedFeatureLevel;
+    /* 0 only asks; backends without host threads say DML_E_NOTIMPL. */
+    if (DML_FAILED(dmlDeviceSetThreadLimit(r->dev.device, 0, &r->threads)))
+        r->threads = 0;
 }
 
 /* ---- Text ------------------------------------------------------------------ */
@@ -156,6 +160,8 @@ static void print_text(const report* r)
         tool_feature_level_name(r->max_level, level, sizeof level);
         printf("  max supported feature level: %s\n", level);
     }
+    if (r->threads)
+        printf("  host threads per dispatch: %u (cap with DML_CPU_THREADS or dmlDeviceSetThreadLimit)\n", r->threads);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -245,6 +251,8 @@ static void print_json(const report* r)
     } else {
         json_level(r->max_level);
     }
+    if (r->threads)
+        printf(",\n    \"host_threads\": %" PRIu32, r->threads);
     printf("\n  }\n}\n");
 }
 

@@ -24,7 +24,7 @@ static double measure(cpu_pool* pool, const dml_plan* plan, const dml_plan_args*
     for (int i = 0; i < 7; i++) {
         double t0 = now();
         if (plan)
-            dml_cpu_execute(pool, plan, args);
+            dml_cpu_execute(pool, NULL, 16, plan, args);
         else
             memcpy(args->output, args->input, bytes);
         double t = now() - t0;

@@ -13,6 +13,7 @@
 
 #include "cpu_execute.h"
 #include "cpu_pool.h"
+#include "cpu_reverse_block.h"
 #include "cpu_test_util.h"
 
 static const uint32_t element_sizes[] = { 1, 2, 4, 8 };
@@ -20,6 +21,10 @@ static const layout out_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMU
 static const layout in_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE, LAYOUT_RANDOM,
     LAYOUT_REVERSED, LAYOUT_BROADCAST };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A cost model under which splitting always pays: every plan given a pool
+ * takes the parallel paths. */
+static const dml_cpu_cost_model split_always = { .wake_ns = 0.0, .bytes_per_ns = 1.0 };
 
 /* DML_TEST_QUICK=1 (the valgrind runs): every 4th random combination. */
 static int skip_combination(void)
@@ -62,7 +67,7 @@ static void check_case(test_case* t, rng* r, cpu_pool* pool)
     ck_assert_msg(diff[0] == 0, "split range: %s", diff);
 
     case_reset_output(t);
-    dml_cpu_execute(pool, &t->plan, &args);
+    dml_cpu_execute(pool, &split_always, 16, &t->plan, &args);
     diff = case_compare(t);
     ck_assert_msg(diff[0] == 0, "dml_cpu_execute: %s", diff);
 }
@@ -266,6 +271,54 @@ START_TEST(test_transpose_tiles)
 }
 END_TEST
 
+/* REVERSE_SUBSEQUENCES with the axis just outside the row and a length per
+ * column (cpu_reverse_block.c): rows shorter than a vector, longer than a
+ * column block, uniform lengths (the vector-load paths) and mixed ones (the
+ * gather), 4- and 8-byte lengths, negative and padded strides; whole, split
+ * at random points, and split over columns by a pool. */
+START_TEST(test_reverse_column_blocks)
+{
+    rng r = { 6800 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    static const uint64_t shapes[][2] = { { 2, 1 }, { 2, 9 }, { 3, 2100 }, { 17, 63 }, { 17, 300 }, { 5, 8 } };
+    static const layout in_kinds[] = { LAYOUT_PACKED, LAYOUT_NEGATIVE, LAYOUT_PADDED, LAYOUT_PERMUTED };
+    int count = 0;
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
+            for (size_t sh = 0; sh < COUNT(shapes); sh++)
+                for (uint64_t groups = 1; groups <= 2; groups++)
+                    for (int pattern = 0; pattern < 6; pattern++) {
+                        if (skip_combination())
+                            continue;
+                        const uint64_t T = shapes[sh][0], n = shapes[sh][1];
+                        const uint64_t sizes[3] = { groups, T, n };
+                        /* random; every column full; one shorter length for all; none; mostly
+                         * full; a run of full columns longer than a block, then one of 1 */
+                        static uint64_t run[1500];
+                        for (size_t k = 0; k < COUNT(run); k++)
+                            run[k] = k + 1 < COUNT(run) ? T : 1;
+                        const uint64_t values[][9] = { { 0 }, { T }, { T - 1 }, { 0 }, { T, T, T, T, T, T, T, T, 1 } };
+                        const size_t value_counts[] = { 0, 1, 1, 1, 9, COUNT(run) };
+                        case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = groups > 1 ? 3 : 2,
+                            .element_size = element_sizes[e], .in_layout = in_kinds[count % COUNT(in_kinds)],
+                            .out_layout = count % 3 ? LAYOUT_PACKED : LAYOUT_PADDED, .lengths_element_size = lsize,
+                            .len_inner = 1, .length_values = pattern < 5 ? values[pattern] : run,
+                            .length_value_count = value_counts[pattern] };
+                        spec.sizes = sizes + (groups > 1 ? 0 : 1);
+                        spec.axis = (int32_t)spec.rank - 2;
+                        test_case t;
+                        case_make(&t, &r, &spec);
+                        ck_assert(dml_cpu_reverse_block_applies(&t.plan));
+                        check_case(&t, &r, pool);
+                        case_free(&t);
+                        count++;
+                    }
+    ck_assert_int_gt(count, 0);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_bad_element_size_writes_nothing)
 {
     uint8_t input[64] = { 1 }, output[64];
@@ -274,7 +327,7 @@ START_TEST(test_bad_element_size_writes_nothing)
         .sizes = { 4 }, .in_strides = { 1 }, .out_strides = { 1 } };
     dml_plan_args args = { input, NULL, output };
     dml_cpu_execute_range(&p, &args, 0, 4);
-    dml_cpu_execute(NULL, &p, &args);
+    dml_cpu_execute(NULL, NULL, 16, &p, &args);
     for (size_t i = 0; i < sizeof(output); i++)
         ck_assert_uint_eq(output[i], 0xEE);
 }
@@ -368,13 +421,63 @@ START_TEST(test_threaded_large_plans)
     for (int which = 0; which < LARGE_CASES; which++) {
         test_case t;
         make_large(&t, &r, which);
-        ck_assert(t.plan.element_count * t.plan.element_size >= 4 * DML_CPU_PARALLEL_MIN_BYTES);
-        dml_plan_args args = case_args(&t);
-        dml_cpu_execute(pool, &t.plan, &args);
+                dml_plan_args args = case_args(&t);
+        ck_assert_uint_eq(dml_cpu_execute(pool, &split_always, 16, &t.plan, &args), 4);
         const char* diff = case_compare(&t);
         ck_assert_msg(diff[0] == 0, "large case %d: %s", which, diff);
         case_free(&t);
     }
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
+/* Dispatches of growing size: the executor runs each on the thread count
+ * the cost model predicts fastest, so the predicted time never falls as the
+ * size grows (a fixed threshold would jump up by the wake-up cost where it
+ * switches). Checked for a fixed model, for the one measured here, and
+ * under thread caps; by the executor's reported choice, not by timing. */
+START_TEST(test_split_follows_cost_model)
+{
+    cpu_pool* pool = cpu_pool_create(4);
+    ck_assert_ptr_nonnull(pool);
+    const dml_cpu_cost_model fixed = { .wake_ns = 15000.0, .bytes_per_ns = 8.0 };
+    const dml_cpu_cost_model measured = dml_cpu_cost_measure(pool);
+    ck_assert(measured.wake_ns > 0 && measured.wake_ns < 1e9);
+    ck_assert(measured.bytes_per_ns > 0 && measured.bytes_per_ns < 1e6);
+    const dml_cpu_cost_model* models[] = { &fixed, &measured };
+    const uint64_t largest = (uint64_t)4 << 20;
+    uint8_t* input = malloc(largest);
+    uint8_t* output = malloc(largest);
+    ck_assert(input && output);
+    memset(input, 7, largest);
+    for (size_t m = 0; m < COUNT(models); m++)
+        for (unsigned cap = 1; cap <= 5; cap += 2) {
+            double previous = 0;
+            unsigned seen_threads = 0;
+            for (uint64_t bytes = 1024; bytes <= largest; bytes += bytes / 8) {
+                /* A 1-D copy of `bytes` (the executor's choice depends on the output bytes only). */
+                dml_plan p = { .kind = DML_PLAN_GATHER, .rank = 1, .element_size = 1, .axis = -1,
+                    .element_count = bytes, .sizes = { bytes }, .in_strides = { 1 }, .out_strides = { 1 } };
+                dml_plan_args args = { input, NULL, output };
+                const unsigned want = dml_cpu_cost_threads(models[m], bytes, cap < 4 ? cap : 4);
+                const unsigned used = dml_cpu_execute(pool, models[m], cap, &p, &args);
+                ck_assert_uint_eq(used, want);
+                ck_assert_uint_eq(used, dml_cpu_execute_threads(models[m], cap < 4 ? cap : 4, &p));
+                ck_assert_uint_le(used, cap);
+                ck_assert_int_eq(memcmp(output, input, bytes), 0);
+                const double predicted = dml_cpu_cost_predict(models[m], bytes, used);
+                ck_assert_msg(predicted >= previous, "model %zu cap %u: %llu bytes predicted %.0f ns < %.0f ns",
+                    m, cap, (unsigned long long)bytes, predicted, previous);
+                for (unsigned k = 1; k <= (cap < 4 ? cap : 4); k++) /* the choice is the model's best */
+                    ck_assert(predicted <= dml_cpu_cost_predict(models[m], bytes, k));
+                previous = predicted;
+                seen_threads |= 1u << used;
+            }
+            if (m == 0) /* the fixed model switches inside the sweep when allowed to */
+                ck_assert_uint_eq(seen_threads, cap == 1 ? 2u : (1u << 1) | (1u << (cap < 4 ? cap : 4)));
+        }
+    free(input);
+    free(output);
     cpu_pool_destroy(pool);
 }
 END_TEST
@@ -394,7 +497,7 @@ static void* dispatch_loop(void* arg)
     dml_plan_args args = case_args(&t);
     for (int i = 0; i < 4; i++) {
         case_reset_output(&t);
-        dml_cpu_execute(d->pool, &t.plan, &args);
+        dml_cpu_execute(d->pool, &split_always, 16, &t.plan, &args);
         if (case_compare(&t)[0] != 0)
             d->failures++;
     }
@@ -435,6 +538,7 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
+    tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     suite_add_tcase(s, plans);
 
@@ -442,6 +546,7 @@ static Suite* cpu_execute_suite(void)
     tcase_set_timeout(threads, 300);
     tcase_add_test(threads, test_pool_runs_every_task_once);
     tcase_add_test(threads, test_threaded_large_plans);
+    tcase_add_test(threads, test_split_follows_cost_model);
     tcase_add_test(threads, test_concurrent_dispatch);
     suite_add_tcase(s, threads);
     return s;
