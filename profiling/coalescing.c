@@ -99,11 +99,17 @@ int main(int argc, char** argv)
                     fprintf(stderr, "dmlcoalesce: out of memory\n");
                     return 1;
                 }
-                dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+                dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&plan, &args, sm_count, &launch);
                 dml_coalescing stats;
-                if (dml_cuda_emulate(&launch, &stats) < 0) {
+                int emulated = dml_cuda_emulate(&launch, &stats);
+                if (emulated == DML_EMULATE_VIOLATION) {
+                    fprintf(stderr, "dmlcoalesce: %s %s: %s\n", gather_operator_name(c.type),
+                        gather_pattern_name(pattern), dml_cuda_emulator_violation());
+                    return 1;
+                }
+                if (emulated < 0) {
                     fprintf(stderr, "dmlcoalesce: tracing ran out of memory\n");
                     return 1;
                 }

@@ -105,11 +105,11 @@ static void run_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern, uint64_t b
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, bytes + (uint64_t)pattern * 31 + e, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, 132, &launch);
     dml_coalescing stats;
-    ck_assert_int_eq(dml_cuda_emulate(&launch, &stats), 0);
+    ck_assert_msg(dml_cuda_emulate(&launch, &stats) == 0, "%s", dml_cuda_emulator_violation());
 
     reference_gather(&c, &b);
     uint64_t first = 0, wrong = reference_mismatches(&b, &first);
@@ -195,13 +195,13 @@ START_TEST(vector_launches_independent_of_sm_count)
             gather_buffers b;
             const uint32_t offsets[3] = { 0, 0, 0 };
             ck_assert_int_eq(gather_buffers_alloc(&c, offsets, k, &b), 0);
-            dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
             dml_cuda_launch launch;
             dml_cuda_prepare(&plan, &args, sms[k], &launch);
             ck_assert_int_eq(launch.mode, DML_CUDA_MODE_VECTOR_REVERSED);
             ck_assert_uint_le(launch.grid, sms[k] * 8);
             dml_coalescing stats;
-            ck_assert_int_eq(dml_cuda_emulate(&launch, &stats), 0);
+            ck_assert_msg(dml_cuda_emulate(&launch, &stats) == 0, "%s", dml_cuda_emulator_violation());
             ck_assert_double_ge(dml_coalescing_load_efficiency(&stats), 0.999);
             ck_assert_double_ge(dml_coalescing_store_efficiency(&stats), 0.999);
             ck_assert_uint_eq(stats.store_bytes, plan.element_count * plan.element_size);

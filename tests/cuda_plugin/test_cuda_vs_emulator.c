@@ -52,7 +52,10 @@ static void run_case(test_case* t, uint32_t sms)
     dml_plan_args host_args = case_args(t);
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&t->plan, &host_args, sms, &host_launch);
-    dml_cuda_emulate(&host_launch, NULL);
+    if (dml_cuda_emulate(&host_launch, NULL) != 0) {
+        fprintf(stderr, "the emulator refused the launch: %s\n", dml_cuda_emulator_violation());
+        exit(1);
+    }
 
     /* the GPU, on device copies (cudaMalloc: 256-byte aligned, as the host
      * buffers are 64-byte aligned: the same vectorisation decisions) */
@@ -65,7 +68,7 @@ static void run_case(test_case* t, uint32_t sms)
     }
     CHECK_CUDA(cudaMemcpy(input, t->input, t->input_bytes, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(output, t->sentinel, t->output_bytes, cudaMemcpyHostToDevice));
-    dml_plan_args device_args = { input, lengths, output };
+    dml_plan_args device_args = { input, lengths, output, t->input_bytes, t->lengths_bytes, t->output_bytes };
     dml_cuda_launch launch;
     dml_cuda_prepare(&t->plan, &device_args, sms, &launch);
     CHECK_CUDA(dml_cuda_launch_gather(&launch, 0));
