@@ -33,6 +33,10 @@ typedef struct emulation {
     uint64_t block;
     uint32_t thread;
     warp_trace* trace; /* NULL: no statistics */
+    dml_coalescing* stats;
+    uint64_t loads, vector_loads; /* of the running thread, before its first store */
+    int stored;
+    int result;
     jmp_buf violation;
 } emulation;
 
@@ -105,6 +109,12 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
     if (!e)
         return;
     check_access(e, site, is_store, (uint64_t)(uintptr_t)address, bytes);
+    if (is_store) {
+        e->stored = 1;
+    } else if (!e->stored) {
+        e->loads++;
+        e->vector_loads += bytes == DML_CUDA_VECTOR_BYTES;
+    }
     if (e->trace)
         trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
 }
@@ -178,8 +188,19 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     const dml_cuda_launch* l = e->launch;
     e->block = block;
     e->thread = thread;
+    e->loads = e->vector_loads = 0;
+    e->stored = 0;
     dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
         l->outer_rank);
+    dml_coalescing* stats = e->stats;
+    const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
+    if (stats && e->stored && last_item < l->params.count) {
+        if (!stats->full_threads || e->loads < stats->min_loads_before_store)
+            stats->min_loads_before_store = e->loads;
+        if (!stats->full_threads || e->vector_loads < stats->min_vector_loads_before_store)
+            stats->min_vector_loads_before_store = e->vector_loads;
+        stats->full_threads++;
+    }
 }
 
 double dml_coalescing_load_efficiency(const dml_coalescing* c)
@@ -236,28 +257,28 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     if (stats)
         memset(stats, 0, sizeof *stats);
     t_violation[0] = 0;
-    warp_trace* w = stats && !l->is_copy ? calloc(1, sizeof *w) : NULL;
-    const int traced = w != NULL;
+    /* Only e (in memory, its address taken) is used after a longjmp. */
     emulation e;
     memset(&e, 0, sizeof e);
     e.launch = l;
-    e.trace = w;
+    e.trace = stats && !l->is_copy ? calloc(1, sizeof *e.trace) : NULL;
+    e.stats = e.trace ? stats : NULL;
+    e.result = stats && !l->is_copy && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
     t_emulation = &e;
-    volatile int result = 0;
     if (setjmp(e.violation) == 0) {
         if (l->is_copy)
             emulate_copy(&e);
         else
             emulate_kernel(&e, stats);
-        if ((stats && !l->is_copy && !traced) || (w && w->failed))
-            result = DML_EMULATE_OUT_OF_MEMORY;
+        if (e.trace && e.trace->failed)
+            e.result = DML_EMULATE_OUT_OF_MEMORY;
     } else {
-        result = DML_EMULATE_VIOLATION;
+        e.result = DML_EMULATE_VIOLATION;
     }
     t_emulation = NULL;
-    if (w)
+    if (e.trace)
         for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-            free(w->lanes[lane]);
-    free(w);
-    return result;
+            free(e.trace->lanes[lane]);
+    free(e.trace);
+    return e.result;
 }

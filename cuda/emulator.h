@@ -24,6 +24,12 @@ typedef struct dml_coalescing {
      * sector), which pushed load efficiency above 1 and hid how the data loads
      * coalesce. */
     uint64_t length_bytes, length_sectors, length_requests;
+    /* Loads in flight: the loads a thread issues before its first store
+     * (every site; and those of 16 bytes), the minimum over the threads
+     * whose first pass had all DML_CUDA_ITEMS items and stored something
+     * (full_threads of them; the minima are 0 when there are none). */
+    uint64_t full_threads;
+    uint64_t min_loads_before_store, min_vector_loads_before_store;
 } dml_coalescing;
 
 /* bytes used / bytes of sectors touched; 1.0 when nothing was accessed. */
