@@ -1,5 +1,8 @@
 #include "emulator.h"
 
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +26,67 @@ typedef struct warp_trace {
     int failed;
 } warp_trace;
 
-/* Per emulating thread, so that several host threads may emulate at once. */
-static _Thread_local warp_trace* t_trace;
+/* The launch being emulated by this host thread: where its accesses may go,
+ * which GPU thread runs, and where to go when one of them breaks the rule. */
+typedef struct emulation {
+    const dml_cuda_launch* launch;
+    uint64_t block;
+    uint32_t thread;
+    warp_trace* trace; /* NULL: no statistics */
+    dml_coalescing* stats;
+    uint64_t loads, vector_loads; /* of the running thread, before its first store */
+    int stored;
+    int result;
+    jmp_buf violation;
+} emulation;
 
-void dml_emulator_access(int site, int is_store, const void* address, unsigned bytes)
+/* Per emulating thread, so that several host threads may emulate at once. */
+static _Thread_local emulation* t_emulation;
+static _Thread_local char t_violation[512];
+
+static const char* const site_names[DML_SITE_COUNT] = { "LENGTH", "LOAD", "STORE", "EDGE_LOAD", "EDGE_STORE",
+    "LOAD_HIGH", "PART_LOAD" };
+static const char* const range_names[3] = { "input", "lengths", "output" };
+
+const char* dml_cuda_emulator_violation(void)
 {
-    warp_trace* w = t_trace;
-    if (!w || w->failed)
+    return t_violation;
+}
+
+/* The range an access from `site` may touch: lengths for the sequence
+ * lengths, the output for stores, else the input. */
+static int range_of(int site, int is_store)
+{
+    return is_store ? 2 : site == DML_SITE_LENGTH ? 1 : 0;
+}
+
+/* Records the violation and abandons the launch before the access is made. */
+static void violate(emulation* e, int site, int is_store, uint64_t address, unsigned bytes, const char* rule)
+{
+    const int range = range_of(site, is_store);
+    const uint64_t base = (uint64_t)(uintptr_t)e->launch->bound[range];
+    snprintf(t_violation, sizeof t_violation,
+        "emulated %s of %u bytes at site %s (block %" PRIu64 ", thread %u) at address 0x%" PRIx64
+        " (%s range + %" PRId64 "; the range is %" PRIu64 " bytes at 0x%" PRIx64 "): %s",
+        is_store ? "store" : "load", bytes, site >= 0 && site < DML_SITE_COUNT ? site_names[site] : "?", e->block,
+        e->thread, address, range_names[range], (int64_t)(address - base), e->launch->bound_bytes[range], base, rule);
+    longjmp(e->violation, 1);
+}
+
+/* Every access of the emulated kernel comes here before it is made. */
+static void check_access(emulation* e, int site, int is_store, uint64_t address, unsigned bytes)
+{
+    if (bytes == 0 || bytes > DML_CUDA_VECTOR_BYTES || (bytes & (bytes - 1)) || address % bytes)
+        violate(e, site, is_store, address, bytes, "not naturally aligned to its width");
+    const int range = range_of(site, is_store);
+    const uint64_t base = (uint64_t)(uintptr_t)e->launch->bound[range], size = e->launch->bound_bytes[range];
+    if (!e->launch->bound[range] || address < base || address - base > size || size - (address - base) < bytes)
+        violate(e, site, is_store, address, bytes, "outside the bound range");
+}
+
+static void trace_access(warp_trace* w, int site, int is_store, uint64_t address, unsigned bytes)
+{
+    if (w->failed)
         return;
     int lane = w->lane;
     if (w->count[lane] == w->capacity[lane]) {
@@ -42,8 +99,24 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
         w->lanes[lane] = grown;
         w->capacity[lane] = capacity;
     }
-    access a = { (uint64_t)(uintptr_t)address, bytes, (uint8_t)site, (uint8_t)is_store };
+    access a = { address, bytes, (uint8_t)site, (uint8_t)is_store };
     w->lanes[lane][w->count[lane]++] = a;
+}
+
+void dml_emulator_access(int site, int is_store, const void* address, unsigned bytes)
+{
+    emulation* e = t_emulation;
+    if (!e)
+        return;
+    check_access(e, site, is_store, (uint64_t)(uintptr_t)address, bytes);
+    if (is_store) {
+        e->stored = 1;
+    } else if (!e->stored) {
+        e->loads++;
+        e->vector_loads += bytes == DML_CUDA_VECTOR_BYTES;
+    }
+    if (e->trace)
+        trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
 }
 
 static int compare_u64(const void* a, const void* b)
@@ -110,10 +183,24 @@ static void account_warp(warp_trace* w, dml_coalescing* stats)
         w->count[lane] = 0;
 }
 
-static void run_thread(const dml_cuda_launch* l, uint64_t block, uint32_t thread)
+static void run_thread(emulation* e, uint64_t block, uint32_t thread)
 {
+    const dml_cuda_launch* l = e->launch;
+    e->block = block;
+    e->thread = thread;
+    e->loads = e->vector_loads = 0;
+    e->stored = 0;
     dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
         l->outer_rank);
+    dml_coalescing* stats = e->stats;
+    const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
+    if (stats && e->stored && last_item < l->params.count) {
+        if (!stats->full_threads || e->loads < stats->min_loads_before_store)
+            stats->min_loads_before_store = e->loads;
+        if (!stats->full_threads || e->vector_loads < stats->min_vector_loads_before_store)
+            stats->min_vector_loads_before_store = e->vector_loads;
+        stats->full_threads++;
+    }
 }
 
 double dml_coalescing_load_efficiency(const dml_coalescing* c)
@@ -126,40 +213,72 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c)
     return c->store_sectors ? (double)c->store_bytes / (double)(c->store_sectors * DML_SECTOR_BYTES) : 1.0;
 }
 
-int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
+/* A copy launch is one memcpy: its two ranges are checked as a kernel's
+ * accesses would be. */
+static void emulate_copy(emulation* e)
 {
-    if (stats)
-        memset(stats, 0, sizeof *stats);
-    if (l->is_copy) {
-        memcpy(l->copy_destination, l->copy_source, l->copy_bytes);
-        return 0;
-    }
-    if (!stats) {
+    const dml_cuda_launch* l = e->launch;
+    if (!l->copy_bytes)
+        return;
+    const uint64_t source = (uint64_t)(uintptr_t)l->copy_source, destination = (uint64_t)(uintptr_t)l->copy_destination;
+    const uint64_t in = (uint64_t)(uintptr_t)l->bound[0], out = (uint64_t)(uintptr_t)l->bound[2];
+    if (!l->bound[0] || source < in || source - in > l->bound_bytes[0] || l->bound_bytes[0] - (source - in) < l->copy_bytes)
+        violate(e, DML_SITE_LOAD, 0, source, 0, "the copy leaves the bound input range");
+    if (!l->bound[2] || destination < out || destination - out > l->bound_bytes[2] ||
+        l->bound_bytes[2] - (destination - out) < l->copy_bytes)
+        violate(e, DML_SITE_STORE, 1, destination, 0, "the copy leaves the bound output range");
+    memcpy(l->copy_destination, l->copy_source, l->copy_bytes);
+}
+
+static void emulate_kernel(emulation* e, dml_coalescing* stats)
+{
+    const dml_cuda_launch* l = e->launch;
+    if (!e->trace) {
         for (uint64_t block = 0; block < l->grid; ++block)
             for (uint32_t thread = 0; thread < l->block; ++thread)
-                run_thread(l, block, thread);
-        return 0;
+                run_thread(e, block, thread);
+        return;
     }
-    warp_trace* w = calloc(1, sizeof *w);
-    if (!w) {
-        dml_cuda_emulate(l, NULL);
-        return -1;
-    }
-    t_trace = w;
+    warp_trace* w = e->trace;
     for (uint64_t block = 0; block < l->grid; ++block) {
         for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
             for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
                 w->lane = (int)lane;
-                run_thread(l, block, warp + lane);
+                run_thread(e, block, warp + lane);
             }
             if (!w->failed)
                 account_warp(w, stats);
         }
     }
-    t_trace = NULL;
-    int failed = w->failed;
-    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-        free(w->lanes[lane]);
-    free(w);
-    return failed ? -1 : 0;
+}
+
+int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    t_violation[0] = 0;
+    /* Only e (in memory, its address taken) is used after a longjmp. */
+    emulation e;
+    memset(&e, 0, sizeof e);
+    e.launch = l;
+    e.trace = stats && !l->is_copy ? calloc(1, sizeof *e.trace) : NULL;
+    e.stats = e.trace ? stats : NULL;
+    e.result = stats && !l->is_copy && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
+    t_emulation = &e;
+    if (setjmp(e.violation) == 0) {
+        if (l->is_copy)
+            emulate_copy(&e);
+        else
+            emulate_kernel(&e, stats);
+        if (e.trace && e.trace->failed)
+            e.result = DML_EMULATE_OUT_OF_MEMORY;
+    } else {
+        e.result = DML_EMULATE_VIOLATION;
+    }
+    t_emulation = NULL;
+    if (e.trace)
+        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+            free(e.trace->lanes[lane]);
+    free(e.trace);
+    return e.result;
 }

@@ -1,7 +1,8 @@
 /*
  * emulator.h — runs a CUDA launch on the CPU: the per-thread code of
  * gather_thread.h over the exact grid and block the launcher computed, thread
- * by thread, warp by warp. Optionally measures coalescing: per warp and per
+ * by thread, warp by warp, checking that every access stays inside the
+ * dispatch's bound ranges. Optionally measures coalescing: per warp and per
  * memory instruction (static site and its n-th execution in each thread), the
  * distinct 32-byte sectors touched against the bytes requested.
  */
@@ -23,15 +24,34 @@ typedef struct dml_coalescing {
      * sector), which pushed load efficiency above 1 and hid how the data loads
      * coalesce. */
     uint64_t length_bytes, length_sectors, length_requests;
+    /* Loads in flight: the loads a thread issues before its first store
+     * (every site; and those of 16 bytes), the minimum over the threads
+     * whose first pass had all DML_CUDA_ITEMS items and stored something
+     * (full_threads of them; the minima are 0 when there are none). */
+    uint64_t full_threads;
+    uint64_t min_loads_before_store, min_vector_loads_before_store;
 } dml_coalescing;
 
 /* bytes used / bytes of sectors touched; 1.0 when nothing was accessed. */
 double dml_coalescing_load_efficiency(const dml_coalescing* c);
 double dml_coalescing_store_efficiency(const dml_coalescing* c);
 
-/* Executes the launch (a copy launch is a memmove-free memcpy). stats may be
- * NULL; when given it is filled (kernel launches only). Returns 0, or -1 when
- * tracing ran out of memory (the launch still executed). */
+#define DML_EMULATE_OUT_OF_MEMORY (-1)
+#define DML_EMULATE_VIOLATION (-2)
+
+/* Executes the launch (a copy launch is a memcpy). Every load and store is
+ * first checked against the launch's bound ranges (launch->bound, bound_bytes:
+ * loads in the input, sequence-length loads in the lengths, stores in the
+ * output) and against the natural alignment of its width; the first access
+ * that breaks either rule is not made, the launch is abandoned and
+ * DML_EMULATE_VIOLATION returned, with dml_cuda_emulator_violation() naming
+ * the site, block, thread and address. stats may be NULL; when given it is
+ * filled (kernel launches only). Returns 0, DML_EMULATE_VIOLATION, or
+ * DML_EMULATE_OUT_OF_MEMORY (tracing ran out of memory: the launch was
+ * still executed and checked). */
 int dml_cuda_emulate(const dml_cuda_launch* launch, dml_coalescing* stats);
+
+/* The last violation this thread's emulation found ("" if none). */
+const char* dml_cuda_emulator_violation(void);
 
 #endif /* DML_CUDA_EMULATOR_H */

@@ -50,7 +50,9 @@ typedef enum dml_cuda_mode {
  *   run forward (VECTOR) or backward (VECTOR_REVERSED) from the row's input
  *   offset, at any relative alignment: a misaligned 16 bytes are read as the
  *   two aligned vectors holding them and shifted into place, so every chunk
- *   read holds an element needed. REVERSE_SUBSEQUENCES along the row (axis ==
+ *   read holds an element needed (an aligned vector reaching outside the
+ *   input row is read in its needed bytes only: nothing outside the bound
+ *   ranges is ever read). REVERSE_SUBSEQUENCES along the row (axis ==
  *   outer_rank) reverses the first L elements: a body vector inside them is
  *   read as a reversed vector, one past them forward, one straddling L
  *   element by element.

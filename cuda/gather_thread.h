@@ -42,7 +42,8 @@ enum dml_access_site {
     DML_SITE_EDGE_LOAD = 3,
     DML_SITE_EDGE_STORE = 4,
     DML_SITE_LOAD_HIGH = 5, /* the second aligned vector of a misaligned read */
-    DML_SITE_COUNT = 6
+    DML_SITE_PART_LOAD = 6, /* the needed part of an aligned vector that leaves the row */
+    DML_SITE_COUNT = 7
 };
 
 #if defined(DML_CUDA_EMULATION) && !defined(__CUDA_ARCH__)
@@ -244,8 +245,12 @@ DML_HD void dml_scalar_offsets(const dml_gather_params* p, uint64_t item, int wi
 }
 
 /* The 16 bytes at p, which need not be 16-byte aligned: when misaligned,
- * the two aligned vectors holding them (both hold needed bytes) are loaded
- * and funnel-shifted into place, keeping every load a full coalesced vector. */
+ * the two aligned vectors holding them are loaded and funnel-shifted into
+ * place, keeping every load a full coalesced vector. Nothing may be read
+ * outside the bound ranges, so an aligned vector is loaded whole only when it
+ * lies inside `span` (bytes the caller knows are bound: the input row being
+ * copied, all of whose bytes are elements of the input); otherwise only its
+ * needed bytes are loaded, in naturally aligned pieces. */
 DML_HD uint32_t dml_pick4(uint32_t w, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     return w == 0 ? a : w == 1 ? b : w == 2 ? c : d;
@@ -293,17 +298,82 @@ DML_HD dml_u128 dml_merge_bytes(dml_u128 low, dml_u128 high, uint32_t m)
     return r;
 }
 
-DML_HD dml_u128 dml_load128_any(const unsigned char* p)
+/* A byte range known to be bound: [begin, end). */
+typedef struct dml_span {
+    const unsigned char* begin;
+    const unsigned char* end;
+} dml_span;
+
+/* v with its bytes [at, at + size) replaced by the low bytes of value
+ * (size 1, 2 or 4, at a multiple of size). */
+DML_HD dml_u128 dml_insert_bytes(dml_u128 v, uint32_t at, uint32_t size, uint32_t value)
+{
+    uint32_t bits = (at % 4) * 8, mask = (size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1) << bits;
+    value = (value << bits) & mask;
+    switch (at / 4) {
+    case 0: v.x = (v.x & ~mask) | value; break;
+    case 1: v.y = (v.y & ~mask) | value; break;
+    case 2: v.z = (v.z & ~mask) | value; break;
+    default: v.w = (v.w & ~mask) | value; break;
+    }
+    return v;
+}
+
+/* The aligned vector at a, of which bytes [begin, end) are needed: loaded
+ * whole when it lies inside the span, else only bytes [begin, end), each
+ * piece the widest naturally aligned access that fits (at most 4 pieces when
+ * begin or end is 0 or 16, as for a row's first or last vector). Other bytes
+ * are 0. */
+DML_HD dml_u128 dml_load_vector_part(const unsigned char* a, uint32_t begin, uint32_t end, dml_span span, int site)
+{
+    if (a >= span.begin && a + DML_CUDA_VECTOR_BYTES <= span.end) {
+        DML_TRACE(site, 0, a, DML_CUDA_VECTOR_BYTES);
+        return dml_load128(a);
+    }
+    dml_u128 v = { 0, 0, 0, 0 };
+    for (uint32_t at = begin; at < end;) {
+        uint32_t size = 8;
+        while (at % size || at + size > end)
+            size /= 2;
+        DML_TRACE(DML_SITE_PART_LOAD, 0, a + at, size);
+        if (size == 8) {
+            uint64_t q = dml_load64(a + at);
+            v = dml_insert_bytes(v, at, 4, (uint32_t)q);
+            v = dml_insert_bytes(v, at + 4, 4, (uint32_t)(q >> 32));
+        } else {
+            uint32_t word = size == 4 ? (uint32_t)dml_load32(a + at)
+                : size == 2           ? (uint32_t)dml_load16(a + at)
+                                      : (uint32_t)dml_load8(a + at);
+            v = dml_insert_bytes(v, at, size, word);
+        }
+        at += size;
+    }
+    return v;
+}
+
+/* The 16 bytes at p, of which bytes [begin, end) are needed (the others
+ * are don't-cares), reading nothing outside the span but needed bytes. */
+DML_HD dml_u128 dml_load128_needed(const unsigned char* p, uint32_t begin, uint32_t end, dml_span span)
 {
     uint32_t shift = (uint32_t)((uintptr_t)p % DML_CUDA_VECTOR_BYTES);
-    if (shift == 0) {
-        DML_TRACE(DML_SITE_LOAD, 0, p, DML_CUDA_VECTOR_BYTES);
-        return dml_load128(p);
-    }
+    if (shift == 0)
+        return dml_load_vector_part(p, begin, end, span, DML_SITE_LOAD);
     const unsigned char* aligned = p - shift;
-    DML_TRACE(DML_SITE_LOAD, 0, aligned, DML_CUDA_VECTOR_BYTES);
-    DML_TRACE(DML_SITE_LOAD_HIGH, 0, aligned + DML_CUDA_VECTOR_BYTES, DML_CUDA_VECTOR_BYTES);
-    return dml_extract128(dml_load128(aligned), dml_load128(aligned + DML_CUDA_VECTOR_BYTES), shift);
+    uint32_t low_end = shift + end < DML_CUDA_VECTOR_BYTES ? shift + end : DML_CUDA_VECTOR_BYTES;
+    uint32_t high_begin = shift + begin > DML_CUDA_VECTOR_BYTES ? shift + begin - DML_CUDA_VECTOR_BYTES : 0;
+    dml_u128 zero = { 0, 0, 0, 0 };
+    dml_u128 lo = shift + begin < DML_CUDA_VECTOR_BYTES
+        ? dml_load_vector_part(aligned, shift + begin, low_end, span, DML_SITE_LOAD) : zero;
+    dml_u128 hi = shift + end > DML_CUDA_VECTOR_BYTES
+        ? dml_load_vector_part(aligned + DML_CUDA_VECTOR_BYTES, high_begin, shift + end - DML_CUDA_VECTOR_BYTES, span,
+              DML_SITE_LOAD_HIGH)
+        : zero;
+    return dml_extract128(lo, hi, shift);
+}
+
+DML_HD dml_u128 dml_load128_within(const unsigned char* p, dml_span span)
+{
+    return dml_load128_needed(p, 0, DML_CUDA_VECTOR_BYTES, span);
 }
 
 /* VECTOR modes: a row's offsets, with an outer reversal axis applied (its
@@ -323,6 +393,17 @@ DML_HD int64_t dml_vector_source(const dml_row* r, int64_t j, int mode, int inne
     if (inner_reverse)
         j = dml_reversed_coordinate((uint64_t)j, length);
     return mode == DML_CUDA_MODE_VECTOR_REVERSED ? r->in - j : r->in + j;
+}
+
+/* The input row: every byte of it is an element the gather reads, so loads
+ * anywhere inside it stay inside the bound input range. */
+DML_HD dml_span dml_input_row(const dml_gather_params* p, const dml_row* r, uint32_t element_size, int mode)
+{
+    const int64_t first = mode == DML_CUDA_MODE_VECTOR_REVERSED ? r->in - (int64_t)(p->row_length - 1) : r->in;
+    dml_span span;
+    span.begin = p->in + first * element_size;
+    span.end = span.begin + p->row_length * element_size;
+    return span;
 }
 
 /* A row's layout: head elements up to the first aligned output vector, then
@@ -367,6 +448,7 @@ DML_HD unsigned char* dml_vector_item(const dml_gather_params* p, uint64_t item,
     dml_row r = dml_vector_row(p, row, wide, reverse, outer_rank);
     const int inner_reverse = reverse && (uint32_t)p->axis == p->outer_rank;
     const uint64_t length = inner_reverse ? dml_sequence_length(p, r.len) : 0;
+    const dml_span span = dml_input_row(p, &r, element_size, mode);
     dml_row_layout l = dml_layout_row(p, &r, element_size);
     if (slot < l.edges)
         dml_vector_edges(p, &r, &l, slot, element_size, mode, inner_reverse, length);
@@ -384,9 +466,11 @@ DML_HD unsigned char* dml_vector_item(const dml_gather_params* p, uint64_t item,
              * (the vector at j). Both windows lie inside the row. */
             uint32_t m = (uint32_t)(length - j) * element_size;
             dml_u128 zero = { 0, 0, 0, 0 };
-            dml_u128 first = dml_reverse_lanes(dml_load128_any(p->in + r.in * element_size), element_size);
+            dml_u128 first =
+                dml_reverse_lanes(dml_load128_needed(p->in + r.in * element_size, 0, m, span), element_size);
             dml_u128 prefix = dml_extract128(first, zero, DML_CUDA_VECTOR_BYTES - m);
-            dml_u128 rest = dml_load128_any(p->in + (r.in + (int64_t)j) * element_size);
+            dml_u128 rest =
+                dml_load128_needed(p->in + (r.in + (int64_t)j) * element_size, m, DML_CUDA_VECTOR_BYTES, span);
             *value = dml_merge_bytes(prefix, rest, m);
             return destination;
         }
@@ -395,7 +479,7 @@ DML_HD unsigned char* dml_vector_item(const dml_gather_params* p, uint64_t item,
     } else {
         lowest = backwards ? r.in - (int64_t)(j + lanes - 1) : r.in + (int64_t)j;
     }
-    *value = dml_load128_any(p->in + lowest * element_size);
+    *value = dml_load128_within(p->in + lowest * element_size, span);
     if (backwards)
         *value = dml_reverse_lanes(*value, element_size);
     return destination;

@@ -116,6 +116,12 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
 
 void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
 {
+    launch->bound[0] = args->input;
+    launch->bound[1] = args->lengths;
+    launch->bound[2] = args->output;
+    launch->bound_bytes[0] = args->input_bytes;
+    launch->bound_bytes[1] = args->lengths_bytes;
+    launch->bound_bytes[2] = args->output_bytes;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

@@ -27,6 +27,11 @@ typedef struct dml_cuda_launch {
     uint32_t grid;  /* blocks */
     uint32_t block; /* threads per block */
     dml_gather_params params;
+
+    /* The bound ranges (input, lengths, output) as dispatched: host side
+     * only, where the emulator checks every access against them. */
+    const unsigned char* bound[3];
+    uint64_t bound_bytes[3];
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

@@ -243,7 +243,7 @@ static int print_prediction(const gather_case* c, const dml_plan* plan, uint32_t
     const uint32_t offsets[3] = { 0, 0, 0 };
     if (gather_buffers_alloc(c, offsets, 1, &b) < 0)
         return -1;
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
     dml_cuda_launch launch;
     dml_cuda_prepare(plan, &args, sms, &launch);
     dml_coalescing stats;

@@ -21,7 +21,9 @@
  * counts as 1.00; a broadcast load can exceed 1), and the warp-level load and
  * store instructions. The sequence-length loads of REVERSE_SUBSEQUENCES are
  * counted apart (len reqs: their warp instructions; mostly broadcasts of one
- * length to the whole warp).
+ * length to the whole warp). --csv adds loads in flight: the fewest loads
+ * (and 16-byte loads) a thread with a full first pass issues before its
+ * first store.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +97,8 @@ int main(int argc, char** argv)
     static const uint32_t sizes[] = { 1, 2, 4, 8 };
     if (csv)
         printf("operator,element_size,pattern,output_bytes,mode,index_bits,grid,block,load_efficiency,"
-               "store_efficiency,load_requests,store_requests,length_requests\n");
+               "store_efficiency,load_requests,store_requests,length_requests,min_loads_before_store,"
+               "min_vector_loads_before_store\n");
     else
         printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s\n", "operator", "elem", "pattern", "out bytes",
             "launch", "load", "store", "ld reqs", "st reqs", "len reqs");
@@ -120,11 +123,17 @@ int main(int argc, char** argv)
                     fprintf(stderr, "dmlcoalesce: out of memory\n");
                     return 1;
                 }
-                dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+                dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&plan, &args, sm_count, &launch);
                 dml_coalescing stats;
-                if (dml_cuda_emulate(&launch, &stats) < 0) {
+                int emulated = dml_cuda_emulate(&launch, &stats);
+                if (emulated == DML_EMULATE_VIOLATION) {
+                    fprintf(stderr, "dmlcoalesce: %s %s: %s\n", gather_operator_name(c.type),
+                        gather_pattern_name(pattern), dml_cuda_emulator_violation());
+                    return 1;
+                }
+                if (emulated < 0) {
                     fprintf(stderr, "dmlcoalesce: tracing ran out of memory\n");
                     return 1;
                 }
@@ -132,10 +141,12 @@ int main(int argc, char** argv)
                 double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
                 const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
                 if (csv) {
-                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu\n", gather_operator_name(c.type),
-                        sizes[s], gather_pattern_name(pattern), (unsigned long long)out_bytes, mode_name(&launch),
-                        bits, launch.grid, launch.block, load, store, (unsigned long long)stats.load_requests,
-                        (unsigned long long)stats.store_requests, (unsigned long long)stats.length_requests);
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
+                        gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
+                        (unsigned long long)out_bytes, mode_name(&launch), bits, launch.grid, launch.block, load,
+                        store, (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests,
+                        (unsigned long long)stats.length_requests, (unsigned long long)stats.min_loads_before_store,
+                        (unsigned long long)stats.min_vector_loads_before_store);
                 } else {
                     char what[64];
                     if (launch.is_copy)

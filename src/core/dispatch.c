@@ -50,15 +50,20 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
     if (!table->outputs[0].buffer)
         return unbound(device, compiled, call, "output 0");
     const void* inputs[DML_OP_MAX_INPUTS] = { NULL, NULL };
+    uint64_t input_bytes[DML_OP_MAX_INPUTS] = { 0, 0 };
     for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
-        if (compiled->owned_offsets[i] != DML_NOT_OWNED)
+        if (compiled->owned_offsets[i] != DML_NOT_OWNED) {
             inputs[i] = dml_binding_pointer(&table->persistent) + compiled->owned_offsets[i];
-        else if (table->inputs[i].buffer)
+            input_bytes[i] = compiled->op->desc.inputs[i].total_bytes; /* its slot in the persistent resource */
+        } else if (table->inputs[i].buffer) {
             inputs[i] = dml_binding_pointer(&table->inputs[i]);
-        else
+            input_bytes[i] = table->inputs[i].size;
+        } else {
             return unbound(device, compiled, call, input_names[i]);
+        }
     }
-    dml_plan_args args = { inputs[0], inputs[1], dml_binding_pointer(&table->outputs[0]) };
+    dml_plan_args args = { inputs[0], inputs[1], dml_binding_pointer(&table->outputs[0]), input_bytes[0],
+        input_bytes[1], table->outputs[0].size };
     return dml_device_remove(device,
         device->backend->queue_execute(queue->state, &compiled->plan, compiled->backend_state, &args));
 }

@@ -51,11 +51,14 @@ typedef struct dml_plan {
     int64_t len_strides[DML_PLAN_MAX_RANK];
 } dml_plan;
 
-/* The pointers a dispatch binds to a plan: the starts of the bound ranges. */
+/* The pointers a dispatch binds to a plan: the starts of the bound ranges,
+ * and their sizes in bytes (the emulated CUDA backend checks every access
+ * against them; 0 where nothing is bound). */
 typedef struct dml_plan_args {
     const void* input;
     const void* lengths; /* REVERSE_SUBSEQUENCES only */
     void* output;
+    uint64_t input_bytes, lengths_bytes, output_bytes;
 } dml_plan_args;
 
 /* Clamped sequence length, as the spec defines it. */

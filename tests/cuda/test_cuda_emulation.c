@@ -65,9 +65,10 @@ static void run_case(const gather_case* c, const uint32_t offsets[3], uint32_t s
     ck_assert_msg(r >= 0, "%s: the case does not validate: %s", what, dml_error_last());
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
     dml_cuda_prepare(&o->plan, &args, sm_count, &o->launch);
-    ck_assert_int_eq(dml_cuda_emulate(&o->launch, with_stats ? &o->stats : NULL), 0);
+    ck_assert_msg(dml_cuda_emulate(&o->launch, with_stats ? &o->stats : NULL) == 0, "%s: %s", what,
+        dml_cuda_emulator_violation());
     reference_gather(c, &b);
     uint64_t first = 0, wrong = reference_mismatches(&b, &first);
     ck_assert_msg(wrong == 0,
@@ -433,15 +434,123 @@ START_TEST(spec_examples)
         static const float want[2][12] = { { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 },
             { 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12 } };
         for (size_t s = 0; s < sizeof sm_counts / sizeof sm_counts[0]; ++s) {
-            dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
             dml_cuda_launch launch;
             dml_cuda_prepare(&plan, &args, sm_counts[s], &launch);
             memset(b.base[2], 0, 48);
-            ck_assert_int_eq(dml_cuda_emulate(&launch, NULL), 0);
+            ck_assert_msg(dml_cuda_emulate(&launch, NULL) == 0, "%s", dml_cuda_emulator_violation());
             ck_assert_mem_eq(b.base[2], want[example], sizeof want[example]);
         }
         gather_buffers_free(&b);
     }
+}
+END_TEST
+
+/* ---- bound ranges ------------------------------------------------------- */
+
+/* Misaligned vector rows whose input row begins and ends where the input's
+ * bound range does: a 16-byte read assembled from the two aligned vectors
+ * around it would reach up to 15 bytes before the range or after it. The
+ * emulator refuses any such access, so these pass only when every load
+ * stays inside the range (issue 10, item 2). */
+START_TEST(loads_stay_inside_bound_ranges)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        const uint32_t lanes = 16 / e;
+        for (uint32_t start = 0; start < 16; start += e) {
+            for (int32_t stride = -1; stride <= 1; stride += 2) {
+                for (uint32_t extra = 0; extra < 3; ++extra) {
+                    /* the window is the whole input, so the first and last
+                     * input bytes read are the range's */
+                    gather_case c;
+                    uint32_t n = 4 * lanes + extra;
+                    rows_case(&c, e, 2, n, n, 0, stride, n + lanes); /* output rows padded: no copy */
+                    const uint32_t offsets[3] = { start, 0, 16 + (start + 3 * e) % 16 };
+                    char what[96];
+                    snprintf(what, sizeof what, "one row e=%u input at %u stride %d extra %u", e, start, stride,
+                        extra);
+                    outcome o;
+                    run_case(&c, offsets, 1, 1, 9, what, &o);
+                    ck_assert_msg(!o.launch.is_copy && o.launch.mode != DML_CUDA_MODE_SCALAR, "%s: not a vector launch",
+                        what);
+                    /* RS along the row, the prefix ending inside a vector */
+                    gather_case r;
+                    memset(&r, 0, sizeof r);
+                    r.type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+                    r.element_size = e;
+                    r.rank = 2;
+                    r.in_sizes[0] = r.out_sizes[0] = 3;
+                    r.in_sizes[1] = r.out_sizes[1] = n;
+                    r.in_packed = r.out_packed = r.len_packed = 1;
+                    r.axis = 1;
+                    r.lengths_size = 4;
+                    r.length_kind = GATHER_LENGTHS_RANDOM;
+                    snprintf(what, sizeof what, "RS along rows e=%u input at %u extra %u", e, start, extra);
+                    run_case(&r, offsets, 1, 1, 10 + start, what, &o);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+/* The emulator's own rule: an access outside a bound range, or not aligned
+ * to its width, abandons the launch with a message naming the site, block,
+ * thread and address. */
+START_TEST(emulator_refuses_accesses_outside_bound_ranges)
+{
+    gather_case c; /* stride 2: one element load per item (a scalar launch) */
+    rows_case(&c, 4, 8, 128, 64, 0, 2, 64);
+    c.window_sizes[1] = 127;
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+    const uint32_t offsets[3] = { 16, 0, 16 };
+    gather_buffers b;
+    ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 4, &b), 0);
+    for (int which = 0; which < 4; ++which) {
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        if (which == 0)
+            args.input_bytes -= 8; /* the last element read leaves the range */
+        else if (which == 1)
+            args.output_bytes -= 4; /* the last element written */
+        else if (which == 3)
+            args.input = b.base[0] + 1; /* every element load misaligned */
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&plan, &args, 2, &launch);
+        ck_assert_int_eq(launch.mode, DML_CUDA_MODE_SCALAR);
+        if (which == 2) { /* the range starts one element after the first element read */
+            launch.bound[0] += 4;
+            launch.bound_bytes[0] -= 4;
+        }
+        for (int with_stats = 0; with_stats < 2; ++with_stats) {
+            dml_coalescing stats;
+            ck_assert_int_eq(dml_cuda_emulate(&launch, with_stats ? &stats : NULL), DML_EMULATE_VIOLATION);
+            const char* message = dml_cuda_emulator_violation();
+            ck_assert_msg(strstr(message, "block ") && strstr(message, "thread ") && strstr(message, "site ") &&
+                    strstr(message, "address 0x"),
+                "case %d: %s", which, message);
+            ck_assert_msg(strstr(message, which == 3 ? "not naturally aligned" : "outside the bound range"),
+                "case %d: %s", which, message);
+            ck_assert_msg(strstr(message, which == 1 ? "output range" : "input range"), "case %d: %s", which, message);
+        }
+    }
+    /* a copy launch: the copy's ranges */
+    gather_case whole;
+    rows_case(&whole, 4, 8, 64, 64, 0, 1, 64);
+    ck_assert_int_ge(gather_case_compile(&whole, &op, &plan), 0);
+    const uint64_t copied = 8 * 64 * 4;
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], copied - 4, b.bytes[1], b.bytes[2] };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(&plan, &args, 2, &launch);
+    ck_assert(launch.is_copy);
+    ck_assert_int_eq(dml_cuda_emulate(&launch, NULL), DML_EMULATE_VIOLATION);
+    ck_assert_ptr_nonnull(strstr(dml_cuda_emulator_violation(), "bound input range"));
+    args.input_bytes = copied;
+    dml_cuda_prepare(&plan, &args, 2, &launch);
+    ck_assert_int_eq(dml_cuda_emulate(&launch, NULL), 0);
+    ck_assert_str_eq(dml_cuda_emulator_violation(), "");
+    gather_buffers_free(&b);
 }
 END_TEST
 
@@ -513,10 +622,11 @@ static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int rang
     free(b.block[0]);
     b.block[0] = NULL;
     b.base[0] = s.base + 16;
+    b.bytes[0] = in_bytes; /* the bound input range: the whole huge tensor */
     for (size_t k = 0; k < sizeof sm_counts / sizeof sm_counts[0]; ++k) {
         for (uint64_t i = 0; i < b.block_bytes[2]; ++i) /* sentinels again */
             b.block[2][i] = gather_sentinel(i);
-        dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
         dml_cuda_launch launch;
         dml_cuda_prepare(&plan, &args, sm_counts[k], &launch);
         ck_assert_msg(launch.wide == !index32 && !launch.is_copy, "%s: not a %s-bit kernel launch", what,
@@ -524,7 +634,7 @@ static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int rang
         ck_assert_msg(launch.mode == mode, "%s: mode %s, expected %s", what, mode_text(launch.mode),
             mode_text(mode));
         dml_coalescing stats;
-        ck_assert_int_eq(dml_cuda_emulate(&launch, k == 0 ? &stats : NULL), 0);
+        ck_assert_msg(dml_cuda_emulate(&launch, k == 0 ? &stats : NULL) == 0, "%s", dml_cuda_emulator_violation());
         if (k == 0) {
             reference_gather(c, &b); /* into expected, once */
         }
@@ -630,6 +740,8 @@ static Suite* suite(void)
     tcase_add_test(tc, spec_examples);
     tcase_add_test(tc, wide_indexing);
     tcase_add_test(tc, narrow_indexing_of_byte_offsets_past_2GiB);
+    tcase_add_test(tc, loads_stay_inside_bound_ranges);
+    tcase_add_test(tc, emulator_refuses_accesses_outside_bound_ranges);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -120,7 +120,7 @@ static void run_on_gpu(test_case* t, uint32_t sms, dml_cuda_launch* launch, uint
     void* input = device_copy(t->input, t->input_bytes);
     void* lengths = t->lengths_bytes ? device_copy(t->lengths, t->lengths_bytes) : NULL;
     uint8_t* output = device_copy(framed, t->output_bytes + 2 * guard);
-    dml_plan_args device_args = { input, lengths, output + guard };
+    dml_plan_args device_args = { input, lengths, output + guard, t->input_bytes, t->lengths_bytes, t->output_bytes };
     dml_cuda_prepare(&t->plan, &device_args, sms, launch);
     CHECK_CUDA(dml_cuda_launch_gather(launch, 0));
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -148,7 +148,11 @@ static void run_case(test_case* t, uint32_t sms)
     dml_plan_args host_args = case_args(t);
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&t->plan, &host_args, sms, &host_launch);
-    dml_cuda_emulate(&host_launch, NULL);
+    if (dml_cuda_emulate(&host_launch, NULL) != 0) {
+        fprintf(stderr, "the emulator refused the launch: %s
+", dml_cuda_emulator_violation());
+        exit(1);
+    }
     record_variant(&host_launch);
 
     char text[1024];
@@ -254,7 +258,7 @@ static void large_case(const char* name, const dml_plan* plan, uint64_t input_by
     uint8_t* output = NULL;
     CHECK_CUDA(cudaMalloc((void**)&output, n + 2 * GUARD));
     CHECK_CUDA(cudaMemset(output, 0xC3, n + 2 * GUARD));
-    dml_plan_args args = { input, NULL, output + GUARD };
+    dml_plan_args args = { input, NULL, output + GUARD, input_bytes, 0, n };
     dml_cuda_launch launch;
     dml_cuda_prepare(plan, &args, sms, &launch);
     record_variant(&launch);
