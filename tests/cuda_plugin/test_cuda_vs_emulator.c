@@ -149,8 +149,7 @@ static void run_case(test_case* t, uint32_t sms)
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&t->plan, &host_args, sms, &host_launch);
     if (dml_cuda_emulate(&host_launch, NULL) != 0) {
-        fprintf(stderr, "the emulator refused the launch: %s
-", dml_cuda_emulator_violation());
+        fprintf(stderr, "the emulator refused the launch: %s\n", dml_cuda_emulator_violation());
         exit(1);
     }
     record_variant(&host_launch);
