@@ -107,6 +107,8 @@ typedef struct DMLPluginTable {
         void* destination, uint64_t size);
     /* Appended in ABI version 1 (the dispatcher checks StructSize before use). */
     DML_RESULT (*DeviceGetAdapterInfo)(DMLDevice device, DML_ADAPTER_INFO* info);
+    DML_RESULT (*DeviceCompileGraph)(DMLDevice device, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
+        DMLCompiledOperator* compiled);
     /* Append only. */
 } DMLPluginTable;
 
@@ -129,7 +131,8 @@ DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCreateOperator) == DML_P
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandRecorderRecordDispatch) == DML_PLUGIN_TABLE_ENTRY_OFFSET(20), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandQueueReadBuffer) == DML_PLUGIN_TABLE_ENTRY_OFFSET(26), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceGetAdapterInfo) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table layout");
-DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "the plugin table has 28 entries");
+DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCompileGraph) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "plugin table layout");
+DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(29), "the plugin table has 29 entries");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLObjectHeader, Dispatch) == 0, "dispatch pointer first");
 
 /* The one exported symbol of a plugin. Returns NULL when the plugin cannot
