@@ -50,6 +50,11 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
         return 0;
     if (p->axis >= 0 && (uint32_t)p->axis != p->outer_rank && p->len_inner != 0)
         return 0;
+    /* The vector path reverses a row's prefix reading forward (+1) over the
+     * whole axis; composed plans (core/plan_compose.c) may walk it backward or
+     * a part of it: those rows take the scalar path. */
+    if (p->axis >= 0 && (uint32_t)p->axis == p->outer_rank && (p->in_inner != 1 || plan->axis_size != p->row_items))
+        return 0;
     uint32_t lanes = DML_CUDA_VECTOR_BYTES / e;
     uint64_t n = p->row_items;
     if (n < lanes)

@@ -411,6 +411,44 @@ static DML_RESULT build(compiler* c, dml_compiled* compiled)
     return DML_S_OK;
 }
 
+static const char* source_name(dml_source s, char* buffer, size_t size)
+{
+    switch (s.kind) {
+    case DML_SOURCE_INPUT: snprintf(buffer, size, "input %u", s.index); break;
+    case DML_SOURCE_OUTPUT: snprintf(buffer, size, "output %u", s.index); break;
+    case DML_SOURCE_TEMPORARY: snprintf(buffer, size, "temporary+%llu", (unsigned long long)s.offset); break;
+    default: snprintf(buffer, size, "-"); break;
+    }
+    return buffer;
+}
+
+/* On DEBUG devices: what the graph compiled to, one message per step, so a
+ * user sees what was fused (dmlrun --graph prints these). */
+static void describe(const compiler* c, const dml_compiled* compiled)
+{
+    char line[1024], a[48], b[48], d[48];
+    snprintf(line, sizeof line, "%s: %u nodes compiled to %u step(s); temporary resource %llu bytes, persistent %llu",
+        call, c->desc->NodeCount, compiled->step_count, (unsigned long long)compiled->temporary_size,
+        (unsigned long long)compiled->persistent_size);
+    dml_emit_info(line);
+    for (uint32_t k = 0; k < compiled->step_count; ++k) {
+        const dml_step* s = &compiled->steps[k];
+        const dml_plan* p = &s->plan;
+        int n = snprintf(line, sizeof line, "  step %u: %s %s -> %s", k,
+            p->kind == DML_PLAN_REVERSE_SUBSEQUENCES ? "reverse-gather" : "gather", source_name(s->input, a, sizeof a),
+            source_name(s->output, b, sizeof b));
+        if (p->kind == DML_PLAN_REVERSE_SUBSEQUENCES)
+            n += snprintf(line + n, sizeof line - (size_t)n, " (lengths %s, axis %d clamp %llu)",
+                source_name(s->lengths, d, sizeof d), p->axis, (unsigned long long)p->axis_size);
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %u-byte elements, offsets in %lld out %lld, sizes/in/out:",
+            p->element_size, (long long)p->in_offset, (long long)p->out_offset);
+        for (uint32_t i = 0; i < p->rank && n < (int)sizeof line; ++i)
+            n += snprintf(line + n, sizeof line - (size_t)n, " %llu/%lld/%lld", (unsigned long long)p->sizes[i],
+                (long long)p->in_strides[i], (long long)p->out_strides[i]);
+        dml_emit_info(line);
+    }
+}
+
 static DML_RESULT compile(compiler* c, DMLCompiledOperator* out)
 {
     DML_RESULT r;
@@ -428,6 +466,8 @@ static DML_RESULT compile(compiler* c, DMLCompiledOperator* out)
         dml_object_release(compiled);
         return dml_device_remove(c->device, r);
     }
+    if (c->device->debug)
+        describe(c, compiled);
     *out = (DMLCompiledOperator)compiled;
     return DML_S_OK;
 }
