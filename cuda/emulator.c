@@ -5,6 +5,7 @@
 
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
+#include "scale_bias.h"
 
 /* One traced access of one thread. */
 typedef struct access {
@@ -132,6 +133,10 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
         memset(stats, 0, sizeof *stats);
     if (l->is_copy) {
         memcpy(l->copy_destination, l->copy_source, l->copy_bytes);
+        return 0;
+    }
+    if (l->scale_bias) {
+        dml_cuda_emulate_scale_bias(l);
         return 0;
     }
     if (!stats) {

@@ -1,5 +1,7 @@
 #include "launch.h"
 
+#include "scale_bias.h"
+
 #include <string.h>
 
 dml_divisor32 dml_divisor32_make(uint32_t d)
@@ -79,6 +81,10 @@ static void narrow(dml_gather_params* p)
 
 void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
 {
+    if (plan->kind == DML_PLAN_SCALE_BIAS) {
+        dml_cuda_plan_scale_bias(plan, sm_count, launch);
+        return;
+    }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
@@ -116,6 +122,8 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
 
 void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
 {
+    launch->scale_bias_params.in = args->input;
+    launch->scale_bias_params.out = args->output;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

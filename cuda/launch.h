@@ -9,6 +9,7 @@
 
 #include "core/plan.h"
 #include "gather_params.h"
+#include "scale_bias_params.h"
 
 typedef struct dml_cuda_launch {
     /* The whole gather is one contiguous block: a cudaMemcpyAsync. */
@@ -27,6 +28,10 @@ typedef struct dml_cuda_launch {
     uint32_t grid;  /* blocks */
     uint32_t block; /* threads per block */
     dml_gather_params params;
+
+    /* DML_PLAN_SCALE_BIAS: its own kernel (scale_bias.cu) over this plan. */
+    int scale_bias;
+    dml_scale_bias_params scale_bias_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

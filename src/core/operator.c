@@ -167,7 +167,9 @@ static DML_RESULT identity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* d, dml
         if (!is_float(in->data_type))
             FAIL("%s: ScaleBias is not NULL with DataType %s; ScaleBias needs FLOAT32, FLOAT16 or FLOAT64", call,
                 dml_data_type_name(in->data_type));
-        return dml_set_error(DML_E_NOTIMPL, "%s: ScaleBias is not implemented yet (NULL ScaleBias is)", call);
+        op->has_scale_bias = true;
+        op->scale = d->ScaleBias->Scale;
+        op->bias = d->ScaleBias->Bias;
     }
     op->input_count = 1;
     return DML_S_OK;

@@ -126,7 +126,8 @@ void dml_plan_normalize(dml_plan* plan)
     rank = merge_dims(dims, rank);
 
     uint32_t kind = plan->kind;
-    plan->kind = DML_PLAN_GATHER;
+    if (kind == DML_PLAN_REVERSE_SUBSEQUENCES) /* stays one only while its axis does */
+        plan->kind = DML_PLAN_GATHER;
     plan->axis = -1;
     if (rank == 0) { /* a single element */
         dims[0] = (dim){ .size = 1 };
@@ -149,7 +150,7 @@ void dml_plan_normalize(dml_plan* plan)
             plan->axis = (int32_t)i;
         }
     }
-    if (plan->kind == DML_PLAN_GATHER) {
+    if (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES) {
         memset(plan->len_strides, 0, sizeof plan->len_strides);
         plan->len_offset = 0;
         plan->axis_size = 0;
@@ -158,7 +159,7 @@ void dml_plan_normalize(dml_plan* plan)
     plan->index32 = plan->element_count <= INT32_MAX &&
         fits_int32(plan, plan->in_offset, plan->in_strides, plan->element_size) &&
         fits_int32(plan, plan->out_offset, plan->out_strides, plan->element_size) &&
-        (plan->kind == DML_PLAN_GATHER ||
+        (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
             fits_int32(plan, plan->len_offset, plan->len_strides, plan->lengths_element_size));
 }
 
@@ -185,6 +186,12 @@ void dml_plan_build(const dml_op_desc* op, dml_plan* plan)
             plan->axis_size = dims[i].size;
             plan->lengths_element_size = op->inputs[1].element_size;
         }
+    }
+    if (op->has_scale_bias) {
+        plan->kind = DML_PLAN_SCALE_BIAS;
+        plan->data_type = (uint32_t)op->output.data_type;
+        plan->scale = op->scale;
+        plan->bias = op->bias;
     }
     dml_plan_normalize(plan);
 }

@@ -18,6 +18,7 @@
 #include "harness.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ typedef struct gnode {
     uint32_t offsets[8], window[8];
     int32_t strides[8];
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
+    DML_SCALE_BIAS scale_bias;
     DML_SLICE1_OPERATOR_DESC s1;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs;
     DML_OPERATOR_DESC od;
@@ -232,8 +234,13 @@ static void make_node(rng* r, graph* g, uint32_t k)
         n->s1 = (DML_SLICE1_OPERATOR_DESC){ &n->in.desc, &n->out.desc, rank, n->offsets, n->window, n->strides };
     }
     dense_tensor(r, &n->out, type, rank, out_sizes, rchance(r, 40));
-    if (n->kind == K_IDENTITY)
-        n->id = (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){ &n->in.desc, &n->out.desc, NULL };
+    if (n->kind == K_IDENTITY) {
+        int is_float = type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
+            type == DML_TENSOR_DATA_TYPE_FLOAT64;
+        n->scale_bias = (DML_SCALE_BIAS){ 0.5f * (float)(1 + rbelow(r, 4)), (float)rbelow(r, 3) };
+        n->id = (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){ &n->in.desc, &n->out.desc,
+            is_float && rchance(r, 40) ? &n->scale_bias : NULL };
+    }
     if (n->kind == K_REVERSE) {
         uint32_t axis = rbelow(r, rank), len_sizes[8];
         memcpy(len_sizes, n->in.sizes, sizeof len_sizes);
@@ -637,6 +644,114 @@ START_TEST(identity_transpose_and_broadcast)
 }
 END_TEST
 
+/* float16 bits -> double, from the format's definition. */
+static double half_value(uint16_t h)
+{
+    int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+    double v = exponent == 0 ? ldexp(mantissa, -24) : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                                                     : ldexp(1024 + mantissa, exponent - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* The float16 nearest to v (ties to the even pattern), by search over every finite half. */
+static uint16_t nearest_half(double v)
+{
+    if (isnan(v))
+        return 0x7E00;
+    if (fabs(v) >= 65520.0)
+        return v < 0 ? 0xFC00 : 0x7C00;
+    uint16_t best = 0;
+    double best_error = INFINITY;
+    for (uint32_t h = 0; h < 0x10000; ++h) {
+        if (((h >> 10) & 0x1F) == 31)
+            continue;
+        double e = fabs(half_value((uint16_t)h) - v);
+        if (e < best_error || (e == best_error && !(h & 1) && (best & 1))) {
+            best = (uint16_t)h;
+            best_error = e;
+        }
+    }
+    if (v == 0 && signbit(v))
+        best = 0x8000;
+    return best;
+}
+
+/* ScaleBias on FLOAT32, FLOAT16 (computed in float32, rounded once to
+ * nearest even) and FLOAT64, read through a transposed view, against a
+ * naive per-element reference. */
+START_TEST(identity_scale_bias)
+{
+    static const DML_TENSOR_DATA_TYPE types[3] = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+        DML_TENSOR_DATA_TYPE_FLOAT64 };
+    rng r = { 42 };
+    uint32_t sizes[2] = { 16, 24 }, transposed[2] = { 1, 16 };
+    for (int t = 0; t < 3; ++t) {
+        uint32_t e = h_elem_size(types[t]);
+        h_tensor in, out;
+        h_tensor_init(&in, types[t], 2, sizes, transposed);
+        h_tensor_init(&out, types[t], 2, sizes, NULL);
+        DML_SCALE_BIAS sb = { 1.0f / 3.0f, -0.125f };
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &in.desc, &out.desc, &sb };
+        DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id };
+        uint8_t x[384 * 8], y[384 * 8], expect[384 * 8];
+        for (int i = 0; i < 384; ++i) {
+            uint64_t bits = rnext(&r);
+            if (types[t] == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                uint16_t h = (uint16_t)bits;
+                if (i < 8) /* specials: zeros, subnormals, the largest finite, infinity, NaN */
+                    h = (uint16_t[]){ 0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF, 0x7C00, 0xFC00, 0x7E00 }[i];
+                memcpy(x + i * 2, &h, 2);
+            } else if (types[t] == DML_TENSOR_DATA_TYPE_FLOAT32) {
+                float f = (float)((int64_t)(bits % 2000001) - 1000000) / 1024.0f;
+                memcpy(x + i * 4, &f, 4);
+            } else {
+                double d = (double)((int64_t)(bits % 2000001) - 1000000) / 3.0;
+                memcpy(x + i * 8, &d, 8);
+            }
+        }
+        for (uint32_t row = 0; row < 16; ++row)
+            for (uint32_t col = 0; col < 24; ++col) {
+                uint32_t src = row + 16 * col, dst = row * 24 + col;
+                if (types[t] == DML_TENSOR_DATA_TYPE_FLOAT32) {
+                    float v;
+                    memcpy(&v, x + src * 4, 4);
+                    v = fmaf(v, sb.Scale, sb.Bias);
+                    memcpy(expect + dst * 4, &v, 4);
+                } else if (types[t] == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                    uint16_t h;
+                    memcpy(&h, x + src * 2, 2);
+                    float v = fmaf((float)half_value(h), sb.Scale, sb.Bias);
+                    h = nearest_half((double)v);
+                    memcpy(expect + dst * 2, &h, 2);
+                } else {
+                    double v;
+                    memcpy(&v, x + src * 8, 8);
+                    v = fma(v, (double)sb.Scale, (double)sb.Bias);
+                    memcpy(expect + dst * 8, &v, 8);
+                }
+            }
+        uint64_t bytes = 384 * e;
+        DMLBuffer bi = buffer_with(bytes, x, 0), bo = buffer_with(bytes, NULL, 0);
+        h_bind ib = { bi, 0, bytes, 0 }, ob = { bo, 0, bytes, 0 };
+        h_assert_ok(run_operator(&H, &od, DML_EXECUTION_FLAG_NONE, 1, &ib, &ob, y, bytes));
+        for (uint32_t i = 0; i < 384; ++i) {
+            if (types[t] == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                uint16_t a, b;
+                memcpy(&a, y + i * 2, 2);
+                memcpy(&b, expect + i * 2, 2);
+                int both_nan = isnan(half_value(a)) && isnan(half_value(b));
+                ck_assert_msg(a == b || both_nan, "float16 element %u: got 0x%04x, expected 0x%04x", i, a, b);
+            } else {
+                ck_assert_msg(memcmp(y + i * e, expect + i * e, e) == 0, "%s element %u differs",
+                    h_type_name(types[t]), i);
+            }
+        }
+        dmlRelease(bi);
+        dmlRelease(bo);
+    }
+}
+END_TEST
+
 START_TEST(identity_validation)
 {
     uint32_t sizes[2] = { 3, 4 }, other[2] = { 4, 3 };
@@ -927,6 +1042,7 @@ static Suite* graph_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, identity_transpose_and_broadcast);
     tcase_add_test(tc, identity_validation);
+    tcase_add_test(tc, identity_scale_bias);
     suite_add_tcase(s, tc);
     tc = tcase_create("validation");
     tcase_add_checked_fixture(tc, setup, teardown);
