@@ -4,6 +4,7 @@
  *   dmlbench [--backend NAME] [--case NAME[,NAME...]] [--size BYTES[,BYTES...]]
  *            [--type-size 1,2,4,8] [--repetitions N] [--warmup N] [--csv]
  *   dmlbench --overhead [--backend NAME] [--repetitions N]
+ *   dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]
  *
  * Throughput mode runs a fixed set of cases (see `cases` below and
  * profiling/README.md) for element sizes 1, 2, 4 and 8 bytes and output sizes
@@ -22,6 +23,8 @@
  * beside the cost of a plain malloc/free pair measured in the same run.
  */
 #include <dml/dml.h>
+
+#include "bench_graph.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -791,6 +794,7 @@ static void usage(void)
         "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
         "                [--repetitions N] [--warmup N] [--csv]\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
+        "       dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]\n"
         "cases:");
     for (size_t k = 0; k < CASE_COUNT; ++k)
         fprintf(stderr, " %s", cases[k].name);
@@ -801,10 +805,12 @@ int main(int argc, char** argv)
 {
     bench_options o = { NULL, -1, 2, 0 };
     const char *case_list = NULL, *size_list = NULL, *type_list = NULL;
-    int mode_overhead = 0;
+    int mode_overhead = 0, mode_graph = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
+        else if (!strcmp(argv[i], "--graph"))
+            mode_graph = 1;
         else if (!strcmp(argv[i], "--csv"))
             o.csv = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
@@ -832,5 +838,7 @@ int main(int argc, char** argv)
     }
     if (mode_overhead)
         return overhead(o.backend, o.repetitions);
+    if (mode_graph)
+        return bench_graph(o.backend, size_list ? parse_size(size_list) : (uint64_t)64 << 20, o.repetitions, o.warmup);
     return throughput(&o, case_list, size_list, type_list);
 }
