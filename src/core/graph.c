@@ -52,6 +52,12 @@ typedef struct compiler {
     dml_device* device;
     const DML_GRAPH_DESC* desc;
     node* nodes;
+    /* Edges by their FromNodeIndex, as linked lists (UINT32_MAX ends one), so
+     * that walking a node's edges costs their number, not the graph's. */
+    uint32_t* first_mid;  /* per node: its first intermediate edge out */
+    uint32_t* next_mid;   /* per intermediate edge */
+    uint32_t* first_out;  /* per node: its first output edge */
+    uint32_t* next_out;   /* per output edge */
     uint32_t* order;       /* nodes in dependency order */
     dml_tensor* inputs;    /* per graph input */
     dml_tensor* outputs;   /* per graph output */
@@ -109,13 +115,16 @@ static DML_RESULT connect(compiler* c, const char* edge, uint32_t to, uint32_t t
     return DML_S_OK;
 }
 
+/* field "InputEdges": its count is "InputEdgeCount". */
 static DML_RESULT check_edge_array(compiler* c, const char* field, uint32_t count, const DML_GRAPH_EDGE_DESC* edges,
     DML_GRAPH_EDGE_TYPE type, const char* type_name)
 {
+    int stem = (int)strlen(field) - 1;
     if (count > DML_GRAPH_MAX_COUNT)
-        FAIL(c, "%s: %sCount = %u exceeds this runtime's limit of %u", call, field, count, DML_GRAPH_MAX_COUNT);
+        FAIL(c, "%s: %.*sCount = %u exceeds this runtime's limit of %u", call, stem, field, count,
+            DML_GRAPH_MAX_COUNT);
     if (count && !edges)
-        FAIL(c, "%s: %s is NULL with %sCount = %u", call, field, field, count);
+        FAIL(c, "%s: %s is NULL with %.*sCount = %u", call, field, stem, field, count);
     for (uint32_t e = 0; e < count; ++e) {
         if (edges[e].Type != type)
             FAIL(c, "%s: %s[%u].Type = %d; must be %s", call, field, e, (int)edges[e].Type, type_name);
@@ -194,6 +203,8 @@ static DML_RESULT check_intermediate_edges(compiler* c)
             FAIL(c, "%s: %s feeds input %u of %s, which is OWNED_BY_DML; only graph inputs may feed owned tensors",
                 call, name, edge->ToNodeInputIndex, to_label);
         c->nodes[edge->ToNodeIndex].indegree++;
+        c->next_mid[e] = c->first_mid[edge->FromNodeIndex];
+        c->first_mid[edge->FromNodeIndex] = e;
     }
     return DML_S_OK;
 }
@@ -223,6 +234,8 @@ static DML_RESULT check_output_edges(compiler* c)
         if (from->graph_output < 0)
             from->graph_output = edge->GraphOutputIndex;
         from->output_edges++;
+        c->next_out[e] = c->first_out[edge->FromNodeIndex];
+        c->first_out[edge->FromNodeIndex] = e;
     }
     for (uint32_t o = 0; o < d->OutputCount; ++o)
         if (!c->outputs[o].rank)
@@ -251,10 +264,9 @@ static DML_RESULT order_nodes(compiler* c)
         if (!c->nodes[n].indegree)
             c->order[count++] = n;
     for (uint32_t k = 0; k < count; ++k) {
-        uint32_t from = c->order[k];
-        for (uint32_t e = 0; e < d->IntermediateEdgeCount; ++e) {
+        for (uint32_t e = c->first_mid[c->order[k]]; e != UINT32_MAX; e = c->next_mid[e]) {
             const DML_INTERMEDIATE_GRAPH_EDGE_DESC* edge = d->IntermediateEdges[e].Desc;
-            if (edge->FromNodeIndex == from && --c->nodes[edge->ToNodeIndex].indegree == 0)
+            if (--c->nodes[edge->ToNodeIndex].indegree == 0)
                 c->order[count++] = edge->ToNodeIndex;
         }
     }
@@ -391,10 +403,8 @@ static DML_RESULT build(compiler* c, dml_compiled* compiled)
         dml_step proto = { n->plan, NULL, n->input, n->lengths, { DML_SOURCE_TEMPORARY, 0, n->temporary_offset } };
         if (n->to_temporary)
             step[s++] = proto;
-        for (uint32_t e = 0; e < d->OutputEdgeCount && n->output_edges; ++e) {
+        for (uint32_t e = c->first_out[c->order[k]]; e != UINT32_MAX; e = c->next_out[e]) {
             const DML_OUTPUT_GRAPH_EDGE_DESC* edge = d->OutputEdges[e].Desc;
-            if (edge->FromNodeIndex != c->order[k])
-                continue;
             proto.output = (dml_source){ DML_SOURCE_OUTPUT, edge->GraphOutputIndex, 0 };
             step[s++] = proto;
         }
@@ -498,15 +508,33 @@ DML_RESULT dml_compile_graph(DMLDevice handle, const DML_GRAPH_DESC* desc, DML_E
             "%s: desc->NodeCount %u, InputCount %u, OutputCount %u; each is limited to %u here", call,
             desc->NodeCount, desc->InputCount, desc->OutputCount, DML_GRAPH_MAX_COUNT);
 
-    compiler c = { device, desc, NULL, NULL, NULL, NULL, 0 };
+    compiler c;
+    memset(&c, 0, sizeof c);
+    c.device = device;
+    c.desc = desc;
     c.nodes = calloc(desc->NodeCount, sizeof *c.nodes);
+    c.first_mid = malloc(desc->NodeCount * sizeof *c.first_mid);
+    c.first_out = malloc(desc->NodeCount * sizeof *c.first_out);
+    /* Edge counts are checked against the cap before any edge is read. */
+    uint32_t mids = desc->IntermediateEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->IntermediateEdgeCount : 0;
+    uint32_t outs = desc->OutputEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->OutputEdgeCount : 0;
+    c.next_mid = malloc((mids ? mids : 1) * sizeof *c.next_mid);
+    c.next_out = malloc((outs ? outs : 1) * sizeof *c.next_out);
     c.order = calloc(desc->NodeCount, sizeof *c.order);
     c.inputs = calloc(desc->InputCount ? desc->InputCount : 1, sizeof *c.inputs);
     c.outputs = calloc(desc->OutputCount, sizeof *c.outputs);
-    if (!c.nodes || !c.order || !c.inputs || !c.outputs)
+    if (!c.nodes || !c.order || !c.inputs || !c.outputs || !c.first_mid || !c.first_out || !c.next_mid ||
+        !c.next_out) {
         r = dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
-    else
+    } else {
+        memset(c.first_mid, 0xFF, desc->NodeCount * sizeof *c.first_mid);
+        memset(c.first_out, 0xFF, desc->NodeCount * sizeof *c.first_out);
         r = compile(&c, out);
+    }
+    free(c.first_mid);
+    free(c.first_out);
+    free(c.next_mid);
+    free(c.next_out);
     free(c.nodes);
     free(c.order);
     free(c.inputs);

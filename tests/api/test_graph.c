@@ -862,6 +862,12 @@ START_TEST(graph_validation)
     d = v.desc;
     d.OutputCount = 0;
     expect_graph(&d, DML_E_INVALIDARG, "OutputCount", "no outputs");
+    d = v.desc;
+    d.InputCount = 65537; /* read before any array: the cap keeps allocations bounded */
+    expect_graph(&d, DML_E_INVALIDARG, "limited to 65536", "too many inputs");
+    d = v.desc;
+    d.IntermediateEdgeCount = 0x80000000u;
+    expect_graph(&d, DML_E_INVALIDARG, "IntermediateEdgeCount = 2147483648", "too many edges");
 
     /* Indices in range. */
     v.in[0].GraphInputIndex = 1;
