@@ -156,8 +156,13 @@ void dml_plan_normalize(dml_plan* plan)
         plan->axis_size = 0;
         plan->lengths_element_size = 0;
     }
+    /* A composed reversal may read its axis beyond the coordinates it walks (up
+     * to axis_size - 1): the input's reach is taken over axis_size there. */
+    dml_plan reach = *plan;
+    if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && plan->axis_size > reach.sizes[plan->axis])
+        reach.sizes[plan->axis] = plan->axis_size;
     plan->index32 = plan->element_count <= INT32_MAX &&
-        fits_int32(plan, plan->in_offset, plan->in_strides, plan->element_size) &&
+        fits_int32(&reach, plan->in_offset, plan->in_strides, plan->element_size) &&
         fits_int32(plan, plan->out_offset, plan->out_strides, plan->element_size) &&
         (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
             fits_int32(plan, plan->len_offset, plan->len_strides, plan->lengths_element_size));
