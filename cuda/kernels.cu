@@ -83,6 +83,15 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
     return cudaLaunchKernel((const void*)pick(launch), dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
 }
 
+extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
+{
+    if (launch->is_copy || launch->grid == 0)
+        return cudaSuccess;
+    /* Asking for a kernel's attributes loads it (CUDA's lazy loading). */
+    cudaFuncAttributes attributes;
+    return cudaFuncGetAttributes(&attributes, (const void*)pick(launch));
+}
+
 extern "C" int dml_cuda_kernel_count(void)
 {
     /* scalar/vector/reversed x 4 sizes x (narrow gather: 4 ranks; narrow RS, wide gather, wide RS: 1) */

@@ -17,6 +17,11 @@ extern "C" {
  * synchronisation, parameters by value (legal inside stream capture). */
 cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cudaStream_t stream);
 
+/* Loads the kernel the launch uses into the current context (modules load
+ * lazily): done at compile time, so that no dispatch pays it, and the first
+ * dispatch can be captured into a CUDA graph. */
+cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch);
+
 /* Number of distinct kernels compiled (for tests and reports). */
 int dml_cuda_kernel_count(void);
 

@@ -43,9 +43,23 @@ static const char* mode_name(const dml_cuda_launch* l)
     }
 }
 
-static void usage(void)
+static void usage(FILE* out)
 {
-    fprintf(stderr, "usage: dmlcoalesce [--csv] [--bytes N] [--row-bytes N] [--sm N]\n");
+    fprintf(out,
+        "usage: dmlcoalesce [--csv] [--bytes N] [--row-bytes N] [--sm N]\n"
+        "Emulates the CUDA launches of a fixed set of gathers on the CPU and prints\n"
+        "their memory coalescing (bytes used / bytes of 32-byte sectors touched).\n"
+        "  --bytes N      output bytes per case, 1024 to 64 MiB (default 262144)\n"
+        "  --row-bytes N  bytes per row of the row patterns, 16 to 1 MiB (default 1024)\n"
+        "  --sm N         SM count the grid is sized for (default 132, an H100)\n"
+        "  --csv          comma-separated output\n");
+}
+
+/* A wrong command line: say what was wrong, then the usage, exit status 2. */
+_Noreturn static void bad_usage(const char* what, const char* arg)
+{
+    fprintf(stderr, "dmlcoalesce: %s '%s' (try --help)\n", what, arg);
+    usage(stderr);
     exit(2);
 }
 
@@ -55,7 +69,10 @@ int main(int argc, char** argv)
     uint64_t bytes = 256 * 1024;
     uint32_t sm_count = 132, row_bytes = 1024;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--csv"))
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--csv"))
             csv = 1;
         else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
             bytes = strtoull(argv[++i], NULL, 0);
@@ -64,10 +81,14 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--sm") && i + 1 < argc)
             sm_count = (uint32_t)strtoul(argv[++i], NULL, 0);
         else
-            usage();
+            bad_usage("unknown option, or an option without its value:", argv[i]);
     }
-    if (bytes < 1024 || bytes > (64u << 20) || sm_count == 0 || row_bytes < 16 || row_bytes > (1u << 20))
-        usage();
+    if (bytes < 1024 || bytes > (64u << 20))
+        bad_usage("--bytes out of range (1024 to 67108864):", "--bytes");
+    if (sm_count == 0)
+        bad_usage("--sm out of range (at least 1):", "--sm");
+    if (row_bytes < 16 || row_bytes > (1u << 20))
+        bad_usage("--row-bytes out of range (16 to 1048576):", "--row-bytes");
 
     static const DML_OPERATOR_TYPE types[] = { DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE,
         DML_OPERATOR_REVERSE_SUBSEQUENCES };

@@ -36,6 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef DML_BENCH_CUDA
+#include "bench_cuda.h" /* --gpu-table */
+#endif
+
 static double now_ns(void)
 {
     struct timespec ts;
@@ -788,29 +792,48 @@ static int throughput(const bench_options* o, const char* case_list, const char*
     return 0;
 }
 
-static void usage(void)
+static void usage(FILE* out)
 {
-    fprintf(stderr,
+    fprintf(out,
         "usage: dmlbench [--backend NAME] [--case NAME,...] [--size BYTES,...] [--type-size 1,2,4,8]\n"
         "                [--repetitions N] [--warmup N] [--csv]\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
         "       dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]\n"
+        "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
+        "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
+        "Times each case as GB/s and as a ratio to a copy of the same bytes measured in\n"
+        "the same run; --overhead times the host cost of the API calls.\n"
         "cases:");
     for (size_t k = 0; k < CASE_COUNT; ++k)
-        fprintf(stderr, " %s", cases[k].name);
-    fprintf(stderr, "\n");
+        fprintf(out, " %s", cases[k].name);
+    fprintf(out, "\n");
+}
+
+/* A wrong command line: say what was wrong, then the usage, exit status 2. */
+static int bad_usage(const char* what, const char* arg)
+{
+    fprintf(stderr, "dmlbench: %s '%s' (try --help)\n", what, arg);
+    usage(stderr);
+    return 2;
 }
 
 int main(int argc, char** argv)
 {
     bench_options o = { NULL, -1, 2, 0 };
-    const char *case_list = NULL, *size_list = NULL, *type_list = NULL;
-    int mode_overhead = 0, mode_graph = 0;
+    const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *gpu_case = NULL;
+    int mode_overhead = 0, mode_gpu = 0, mode_graph = 0;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--overhead"))
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
         else if (!strcmp(argv[i], "--graph"))
             mode_graph = 1;
+        else if (!strcmp(argv[i], "--gpu-table"))
+            mode_gpu = 1;
+        else if (!strcmp(argv[i], "--gpu-case") && i + 1 < argc)
+            mode_gpu = 1, gpu_case = argv[++i];
         else if (!strcmp(argv[i], "--csv"))
             o.csv = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
@@ -825,17 +848,24 @@ int main(int argc, char** argv)
             size_list = argv[++i];
         else if (!strcmp(argv[i], "--type-size") && i + 1 < argc)
             type_list = argv[++i];
-        else {
-            usage();
-            return 2;
-        }
+        else
+            return bad_usage("unknown option, or an option without its value:", argv[i]);
+    }
+    if (mode_gpu) {
+#ifdef DML_BENCH_CUDA
+        bench_cuda_options g = { gpu_case, size_list, type_list, o.repetitions == -1 ? 20 : o.repetitions, o.warmup,
+            o.csv };
+        return bench_cuda_table(&g);
+#else
+        fprintf(stderr, "dmlbench: --gpu-table needs a build with the CUDA toolkit\n");
+        return 2;
+#endif
     }
     if (o.repetitions == -1)
         o.repetitions = mode_overhead ? 10000 : 11;
-    if (o.repetitions < 1 || o.warmup < 0) {
-        usage();
-        return 2;
-    }
+    if (o.repetitions < 1 || o.warmup < 0)
+        return bad_usage("out of range (--repetitions >= 1, --warmup >= 0):",
+            o.repetitions < 1 ? "--repetitions" : "--warmup");
     if (mode_overhead)
         return overhead(o.backend, o.repetitions);
     if (mode_graph)

@@ -70,18 +70,34 @@ uint64_t gather_tensor_bytes(const gather_case* c, int which)
     return d.buffer[which].TotalTensorSizeInBytes;
 }
 
-DML_RESULT gather_case_compile(const gather_case* c, dml_op_desc* op, dml_plan* plan)
+void gather_case_desc(const gather_case* c, gather_desc* g)
 {
     case_descs d;
     describe(c, &d);
-    DML_SLICE1_OPERATOR_DESC slice1 = { &d.desc[0], &d.desc[2], c->rank, c->offsets, c->window_sizes,
+    memset(g, 0, sizeof *g);
+    memcpy(g->len_sizes, d.len_sizes, sizeof g->len_sizes);
+    for (int i = 0; i < 3; ++i) {
+        g->buffer[i] = d.buffer[i];
+        g->tensor[i] = d.desc[i];
+        g->tensor[i].Desc = &g->buffer[i];
+    }
+    g->buffer[1].Sizes = g->len_sizes;
+    g->slice1 = (DML_SLICE1_OPERATOR_DESC) { &g->tensor[0], &g->tensor[2], c->rank, c->offsets, c->window_sizes,
         c->window_strides };
-    DML_SLICE_OPERATOR_DESC slice = { &d.desc[0], &d.desc[2], c->rank, c->offsets, c->out_sizes, c->slice_strides };
-    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse = { &d.desc[0], &d.desc[1], &d.desc[2], c->axis };
-    DML_OPERATOR_DESC desc = { c->type, c->type == DML_OPERATOR_SLICE1 ? (const void*)&slice1
-                                        : c->type == DML_OPERATOR_SLICE ? (const void*)&slice
-                                                                        : (const void*)&reverse };
-    DML_RESULT r = dml_operator_from_desc(&desc, op);
+    g->slice = (DML_SLICE_OPERATOR_DESC) { &g->tensor[0], &g->tensor[2], c->rank, c->offsets, c->out_sizes,
+        c->slice_strides };
+    g->reverse = (DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC) { &g->tensor[0], &g->tensor[1], &g->tensor[2], c->axis };
+    g->desc.Type = c->type;
+    g->desc.Desc = c->type == DML_OPERATOR_SLICE1 ? (const void*)&g->slice1
+        : c->type == DML_OPERATOR_SLICE           ? (const void*)&g->slice
+                                                  : (const void*)&g->reverse;
+}
+
+DML_RESULT gather_case_compile(const gather_case* c, dml_op_desc* op, dml_plan* plan)
+{
+    gather_desc d;
+    gather_case_desc(c, &d);
+    DML_RESULT r = dml_operator_from_desc(&d.desc, op);
     if (r < 0)
         return r;
     dml_plan_build(op, plan);

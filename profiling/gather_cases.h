@@ -59,6 +59,19 @@ void gather_lengths_sizes(const gather_case* c, uint32_t* sizes);
 /* DMLCalcBufferTensorSize of the input (0), lengths (1) or output (2). */
 uint64_t gather_tensor_bytes(const gather_case* c, int which);
 
+/* The case as DirectML's operator desc, for hosts of the public API
+ * (dmlbench --gpu-table). desc points into d and c: valid while both live. */
+typedef struct gather_desc {
+    DML_BUFFER_TENSOR_DESC buffer[3]; /* input, lengths, output */
+    DML_TENSOR_DESC tensor[3];
+    uint32_t len_sizes[GATHER_MAX_RANK];
+    DML_SLICE1_OPERATOR_DESC slice1;
+    DML_SLICE_OPERATOR_DESC slice;
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
+    DML_OPERATOR_DESC desc;
+} gather_desc;
+void gather_case_desc(const gather_case* c, gather_desc* d);
+
 /* CreateOperator + CompileOperator on the case. DML_S_OK, or the validation
  * failure (the message is in dml_error_last()). */
 DML_RESULT gather_case_compile(const gather_case* c, dml_op_desc* op, dml_plan* plan);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the project and runs every test three ways:
-#   1. the normal build (RelWithDebInfo), every CTest test;
+#   1. the normal build (RelWithDebInfo), every CTest test, then the GPU
+#      validation kit's dry run on it (tests/gpu/run-on-device.sh);
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
 #   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
-# and, on the normal build, random ONNX cases against onnxruntime; then the
+# and, on the normal build, random ONNX cases against onnxruntime and the
+# Python package's suite (tests/run-python.sh); then the
 # libFuzzer targets (tests/run-fuzz.sh) and a ThreadSanitizer build of the
 # concurrency suite (tests/run-tsan.sh). Valgrind last: its summary closes the run.
 # Build trees: build/ and build-asan/ at the repository root.
@@ -18,8 +20,14 @@ cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build" -j "$jobs"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
 
+step "GPU validation kit, dry run (tests/gpu/run-on-device.sh on build/; GPU stages skip without a GPU)"
+OUT="$root/build/gpu-kit" DML_GPU_BUILD_DIR="$root/build" "$root/tests/gpu/run-on-device.sh"
+
 step "conformance against onnxruntime (skipped where it cannot be installed)"
 "$root/tests/run-conformance-ort.sh" "$root/build"
+
+step "Python package (python/tests in a venv with numpy; skipped where numpy cannot be installed)"
+"$root/tests/run-python.sh" "$root/build"
 
 step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null

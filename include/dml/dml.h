@@ -3,8 +3,12 @@
  *
  * DirectML's object model (device, operator, compiled operator, initializer,
  * binding table, command recorder) as flat C functions, with DirectML's type
- * names and numeric values. The contract is shared/spec/abi.md; where that is
- * silent this header says what the runtime does.
+ * names and numeric values. The documentation for host authors is the
+ * project's docs/ (installed as share/doc/dml/): docs/README.md to start,
+ * docs/contract.md for every rule a host must follow (alignment, overlap,
+ * blocking, threading, errors) with its reason, docs/operators.md for the
+ * operators, docs/troubleshooting.md by error message. The comments below
+ * summarise what each call does.
  *
  * Conventions
  *  - Every function returning DML_RESULT leaves its out-parameters untouched on

@@ -25,6 +25,8 @@ extern "C" {
 #define DML_PLUGIN_ABI_VERSION 1u
 #define DML_PLUGIN_ENTRY_POINT "dmlPluginGetTable"
 #define DML_OBJECT_MAGIC 0x4F4C4D44u /* "DMLO" */
+#define DML_OBJECT_MAGIC_RELEASED 0x524C4D44u /* "DMLR": see DMLReleasedObject */
+#define DML_OBJECT_NAME_SIZE 64
 
 typedef enum DML_OBJECT_TYPE {
     DML_OBJECT_TYPE_DEVICE = 1,
@@ -39,13 +41,22 @@ typedef enum DML_OBJECT_TYPE {
 
 struct DMLPluginTable;
 
-/* The first bytes of every object. Magic is DML_OBJECT_MAGIC while the object
- * lives and is cleared when it is destroyed. */
+/* The first bytes of every object. Magic is DML_OBJECT_MAGIC while the host
+ * may use the object and is cleared when it is destroyed. */
 typedef struct DMLObjectHeader {
     const struct DMLPluginTable* Dispatch;
     uint32_t Magic;
     uint32_t Type; /* DML_OBJECT_TYPE */
 } DMLObjectHeader;
+
+/* A plugin may keep the memory of an object the host has released (a debug
+ * device's quarantine) so that later uses of the stale handle can be reported.
+ * Such an object begins with this: Magic DML_OBJECT_MAGIC_RELEASED, Type kept,
+ * then the name it had (NUL-terminated). */
+typedef struct DMLReleasedObject {
+    DMLObjectHeader Header;
+    char Name[DML_OBJECT_NAME_SIZE];
+} DMLReleasedObject;
 
 /* What a plugin's probe found. Probing is cheap and never crashes when the
  * hardware or its driver is missing. */

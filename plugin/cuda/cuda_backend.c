@@ -9,9 +9,17 @@
  * CUDA error as the reason, and nothing else is reachable without a device.
  *
  * Calls may come from any host thread, and the current device is per thread:
- * every call that touches a device first makes it current (cudaSetDevice is
- * cheap when it already is). No lock is needed: the runtime is thread-safe,
- * and device and queue state are immutable after creation.
+ * every call that touches a device makes it current for the call's duration
+ * and then gives the thread back the context it had (device_scope below), so
+ * a host's own CUDA work never finds itself on another GPU. No lock is
+ * needed: the runtime is thread-safe, and device and queue state are
+ * immutable after creation.
+ *
+ * Memory: buffers come from the device's stream-ordered pool (cudaMallocAsync
+ * on the device's own stream) and are zeroed on that stream, so creating and
+ * releasing a buffer never waits for, or serialises with, any other stream of
+ * the process. As in DirectML, the host keeps a buffer alive until the work
+ * that uses it has completed; releasing it earlier is undefined.
  */
 #include "cuda_backend.h"
 
@@ -19,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h> /* driver types only: the driver is reached through cudart */
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
 #include "core/error.h"
 #include "kernels.h"
@@ -166,86 +176,218 @@ static DML_RESULT cuda_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO
     return DML_S_OK;
 }
 
-/* ---- devices ------------------------------------------------------------ */
+/* ---- the current device -------------------------------------------------- */
+
+/* The thread's current context is read and restored through the driver
+ * (cuCtxGetCurrent/cuCtxSetCurrent, reached through cudart's entry-point
+ * query, so the plugin still does not link libcuda): a thread that had no
+ * context gets none back, instead of GPU 0's primary context. */
+typedef CUresult (*ctx_get_fn)(CUcontext* context);
+typedef CUresult (*ctx_set_fn)(CUcontext context);
+static ctx_get_fn ctx_get;
+static ctx_set_fn ctx_set;
+static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
+
+static void load_ctx_entry_points(void)
+{
+    void* get = NULL;
+    void* set = NULL;
+    enum cudaDriverEntryPointQueryResult found_get, found_set;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get, 4000, cudaEnableDefault, &found_get) == cudaSuccess &&
+        cudaGetDriverEntryPointByVersion("cuCtxSetCurrent", &set, 4000, cudaEnableDefault, &found_set) == cudaSuccess &&
+        found_get == cudaDriverEntryPointSuccess && found_set == cudaDriverEntryPointSuccess) {
+        ctx_get = (ctx_get_fn)get;
+        ctx_set = (ctx_set_fn)set;
+    }
+    (void)cudaGetLastError();
+}
 
 typedef struct cuda_device {
-    int index;         /* CUDA device ordinal */
-    uint32_t sm_count; /* sizes the grids (cuda/launch.c) */
+    int index;            /* CUDA device ordinal */
+    uint32_t sm_count;    /* sizes the grids (cuda/launch.c) */
+    CUcontext context;    /* the device's primary context */
+    cudaStream_t stream;  /* the device's own: zeroing and freeing buffers */
+    int pooled;           /* stream-ordered allocation is supported */
 } cuda_device;
+
+/* What the calling thread had current before a call, given back after it. */
+typedef struct device_scope {
+    CUcontext saved;
+    int switched;
+} device_scope;
+
+static DML_RESULT enter_device(const cuda_device* device, device_scope* scope)
+{
+    scope->saved = NULL;
+    scope->switched = 0;
+    if (ctx_get(&scope->saved) != CUDA_SUCCESS)
+        return dml_set_error(DML_E_DEVICE_REMOVED, "cuda: cuCtxGetCurrent failed");
+    if (scope->saved == device->context)
+        return DML_S_OK;
+    CUDA_TRY(cudaSetDevice(device->index), "cudaSetDevice");
+    scope->switched = 1;
+    return DML_S_OK;
+}
+
+static void leave_device(const device_scope* scope)
+{
+    if (scope->switched)
+        (void)ctx_set(scope->saved);
+}
+
+/* ---- devices ------------------------------------------------------------ */
+
+static DML_RESULT create_current(cuda_device* device)
+{
+    int sms = 0, pools = 0;
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device->index),
+        "cudaDeviceGetAttribute(MultiProcessorCount)");
+    CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device->index),
+        "cudaDeviceGetAttribute(MemoryPoolsSupported)");
+    if (ctx_get(&device->context) != CUDA_SUCCESS || !device->context)
+        return dml_set_error(DML_E_UNSUPPORTED, "cuda: no context on device %d after cudaSetDevice", device->index);
+    CUDA_TRY(cudaStreamCreateWithFlags(&device->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    device->sm_count = sms > 0 ? (uint32_t)sms : 1;
+    device->pooled = pools != 0;
+    return DML_S_OK;
+}
 
 static DML_RESULT cuda_device_create(uint32_t adapter_index, void** device_state)
 {
     DML_RESULT r = check_adapter(adapter_index);
     if (r < 0)
         return r;
-    int sms = 0;
-    CUDA_TRY(cudaSetDevice((int)adapter_index), "cudaSetDevice");
-    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, (int)adapter_index),
-        "cudaDeviceGetAttribute(MultiProcessorCount)");
+    pthread_once(&ctx_once, load_ctx_entry_points);
+    if (!ctx_get || !ctx_set)
+        return dml_set_error(DML_E_UNSUPPORTED, "cuda: the driver does not provide cuCtxGetCurrent/cuCtxSetCurrent");
     cuda_device* device = calloc(1, sizeof(*device));
     if (!device)
         return dml_set_error(DML_E_OUTOFMEMORY, "cuda: out of memory creating a device");
     device->index = (int)adapter_index;
-    device->sm_count = sms > 0 ? (uint32_t)sms : 1;
+    CUcontext saved = NULL;
+    if (ctx_get(&saved) != CUDA_SUCCESS) {
+        free(device);
+        return dml_set_error(DML_E_DEVICE_REMOVED, "cuda: cuCtxGetCurrent failed");
+    }
+    cudaError_t error = cudaSetDevice(device->index);
+    r = error == cudaSuccess ? create_current(device) : cuda_fail(error, "cudaSetDevice");
+    (void)ctx_set(saved);
+    if (r < 0) {
+        free(device);
+        return r;
+    }
     *device_state = device;
     return DML_S_OK;
 }
 
 static void cuda_device_destroy(void* device_state)
 {
-    free(device_state);
-}
-
-static DML_RESULT make_current(const cuda_device* device)
-{
-    CUDA_TRY(cudaSetDevice(device->index), "cudaSetDevice");
-    return DML_S_OK;
+    cuda_device* device = device_state;
+    device_scope scope;
+    if (enter_device(device, &scope) >= 0) {
+        /* Frees still in flight on the device's stream complete first. */
+        if (cudaStreamSynchronize(device->stream) != cudaSuccess || cudaStreamDestroy(device->stream) != cudaSuccess)
+            (void)cudaGetLastError();
+        leave_device(&scope);
+    }
+    free(device);
 }
 
 /* ---- memory ------------------------------------------------------------- */
 
-/* cudaMalloc memory is aligned to at least 256 bytes. Buffers start zeroed,
- * as D3D12 committed resources (and the CPU backend's buffers) do. */
-static DML_RESULT cuda_buffer_alloc(void* device_state, uint64_t size, void** memory)
+/* Device memory is aligned to at least 256 bytes. Buffers start zeroed, as
+ * D3D12 committed resources (and the CPU backend's buffers) do: the memset
+ * runs on the device's own stream and only that stream is waited for. */
+static DML_RESULT alloc_current(cuda_device* device, uint64_t size, void** memory)
 {
-    cuda_device* device = device_state;
-    DML_RESULT r = make_current(device);
-    if (r < 0)
-        return r;
+    size_t bytes = (size_t)(size ? size : 1);
     void* pointer = NULL;
-    cudaError_t error = cudaMalloc(&pointer, (size_t)(size ? size : 1));
-    if (error != cudaSuccess) {
-        if (error == cudaErrorMemoryAllocation) {
-            (void)cudaGetLastError();
-            return dml_set_error(DML_E_OUTOFMEMORY,
-                "cuda: cudaMalloc: out of device memory allocating a buffer of %llu bytes (%s: %s)",
-                (unsigned long long)size, cudaGetErrorName(error), cudaGetErrorString(error));
-        }
-        return cuda_fail(error, "cudaMalloc");
+    cudaError_t error = device->pooled ? cudaMallocAsync(&pointer, bytes, device->stream) : cudaMalloc(&pointer, bytes);
+    if (error == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return dml_set_error(DML_E_OUTOFMEMORY,
+            "cuda: out of device memory allocating a buffer of %llu bytes (%s: %s)", (unsigned long long)size,
+            cudaGetErrorName(error), cudaGetErrorString(error));
     }
-    /* On the legacy default stream, waited for here: the plugin's own
-     * streams are non-blocking and would not wait for it. */
-    error = cudaMemsetAsync(pointer, 0, (size_t)(size ? size : 1), 0);
+    if (error != cudaSuccess)
+        return cuda_fail(error, device->pooled ? "cudaMallocAsync" : "cudaMalloc");
+    error = cudaMemsetAsync(pointer, 0, bytes, device->stream);
     if (error == cudaSuccess)
-        error = cudaStreamSynchronize(0);
+        error = cudaStreamSynchronize(device->stream);
     if (error != cudaSuccess) {
-        cudaFree(pointer);
-        return cuda_fail(error, "cudaMemset");
+        DML_RESULT r = cuda_fail(error, "cudaMemsetAsync");
+        if (device->pooled ? cudaFreeAsync(pointer, device->stream) : cudaFree(pointer))
+            (void)cudaGetLastError();
+        return r;
     }
     *memory = pointer;
     return DML_S_OK;
 }
 
+static DML_RESULT cuda_buffer_alloc(void* device_state, uint64_t size, void** memory)
+{
+    cuda_device* device = device_state;
+    if (size > SIZE_MAX)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cuda: a buffer of %llu bytes exceeds the address space",
+            (unsigned long long)size);
+    device_scope scope;
+    DML_RESULT r = enter_device(device, &scope);
+    if (r < 0)
+        return r;
+    r = alloc_current(device, size, memory);
+    leave_device(&scope);
+    return r;
+}
+
+/* Stream-ordered on the device's stream: returns at once and blocks no other
+ * stream (the host has let the work using the buffer finish: the rule above).
+ * Without memory pools, cudaFree waits for the whole device. Its error, if
+ * any (a removed device), was reported by the call that caused it. */
 static void cuda_buffer_free(void* device_state, void* memory)
 {
-    if (!memory)
+    cuda_device* device = device_state;
+    device_scope scope;
+    if (!memory || enter_device(device, &scope) < 0)
         return;
-    if (make_current(device_state) < 0)
-        return;
-    /* cudaFree waits for the device's work in flight before releasing. Its
-     * error, if any (a removed device), was reported by the call that caused it. */
-    if (cudaFree(memory) != cudaSuccess)
+    if ((device->pooled ? cudaFreeAsync(memory, device->stream) : cudaFree(memory)) != cudaSuccess)
         (void)cudaGetLastError();
+    leave_device(&scope);
+}
+
+/* dmlDeviceWrapBuffer: device memory of this device, or managed memory. */
+static DML_RESULT cuda_buffer_check_wrap(void* device_state, const void* memory, uint64_t size)
+{
+    (void)size; /* cudart cannot tell an allocation's extent: the host vouches for it */
+    cuda_device* device = device_state;
+    device_scope scope;
+    DML_RESULT r = enter_device(device, &scope);
+    if (r < 0)
+        return r;
+    struct cudaPointerAttributes attributes;
+    cudaError_t error = cudaPointerGetAttributes(&attributes, memory);
+    leave_device(&scope);
+    if (error != cudaSuccess)
+        return cuda_fail(error, "dmlDeviceWrapBuffer: cudaPointerGetAttributes");
+    switch (attributes.type) {
+    case cudaMemoryTypeManaged:
+        return DML_S_OK;
+    case cudaMemoryTypeDevice:
+        if (attributes.device == device->index)
+            return DML_S_OK;
+        return dml_set_error(DML_E_INVALIDARG,
+            "dmlDeviceWrapBuffer: nativePointer %p is memory of CUDA device %d; this device is CUDA device %d",
+            memory, attributes.device, device->index);
+    case cudaMemoryTypeHost:
+        return dml_set_error(DML_E_INVALIDARG,
+            "dmlDeviceWrapBuffer: nativePointer %p is page-locked host memory; the CUDA backend wraps device or "
+            "managed memory (cudaMalloc, cudaMallocAsync, cudaMallocManaged)",
+            memory);
+    default:
+        return dml_set_error(DML_E_INVALIDARG,
+            "dmlDeviceWrapBuffer: nativePointer %p is not memory CUDA knows (host memory?); the CUDA backend wraps "
+            "device or managed memory (cudaMalloc, cudaMallocAsync, cudaMallocManaged)",
+            memory);
+    }
 }
 
 /* ---- queues ------------------------------------------------------------- */
@@ -256,25 +398,49 @@ typedef struct cuda_queue {
     int owned; /* created here, destroyed with the queue */
 } cuda_queue;
 
+/* A host stream must belong to this device: work on another GPU's stream
+ * would run there, on pointers of this one. */
+static DML_RESULT adopt_stream(const cuda_device* device, cudaStream_t stream)
+{
+    int owner = -1;
+    CUDA_TRY(cudaStreamGetDevice(stream, &owner), "dmlDeviceCreateCommandQueue: cudaStreamGetDevice(nativeQueue)");
+    if (owner != device->index)
+        return dml_set_error(DML_E_INVALIDARG,
+            "dmlDeviceCreateCommandQueue: nativeQueue is a stream of CUDA device %d; this device is CUDA device %d",
+            owner, device->index);
+    return DML_S_OK;
+}
+
+static DML_RESULT queue_create_current(cuda_device* device, void* native, cuda_queue* queue)
+{
+    queue->device = device;
+    if (native) {
+        DML_RESULT r = adopt_stream(device, (cudaStream_t)native);
+        if (r < 0)
+            return r;
+        queue->stream = (cudaStream_t)native; /* the host's: never destroyed here */
+        return DML_S_OK;
+    }
+    CUDA_TRY(cudaStreamCreateWithFlags(&queue->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    queue->owned = 1;
+    return DML_S_OK;
+}
+
 static DML_RESULT cuda_queue_create(void* device_state, void* native, void** queue_state)
 {
     cuda_device* device = device_state;
-    DML_RESULT r = make_current(device);
-    if (r < 0)
-        return r;
     cuda_queue* queue = calloc(1, sizeof(*queue));
     if (!queue)
         return dml_set_error(DML_E_OUTOFMEMORY, "cuda: out of memory creating a queue");
-    queue->device = device;
-    if (native) {
-        queue->stream = (cudaStream_t)native; /* the host's: never destroyed here */
-    } else {
-        cudaError_t error = cudaStreamCreateWithFlags(&queue->stream, cudaStreamNonBlocking);
-        if (error != cudaSuccess) {
-            free(queue);
-            return cuda_fail(error, "cudaStreamCreateWithFlags");
-        }
-        queue->owned = 1;
+    device_scope scope;
+    DML_RESULT r = enter_device(device, &scope);
+    if (r >= 0) {
+        r = queue_create_current(device, native, queue);
+        leave_device(&scope);
+    }
+    if (r < 0) {
+        free(queue);
+        return r;
     }
     *queue_state = queue;
     return DML_S_OK;
@@ -286,20 +452,18 @@ static void cuda_queue_destroy(void* queue_state)
     if (!queue)
         return;
     /* Work still queued completes; cudaStreamDestroy releases the stream then. */
-    if (queue->owned && make_current(queue->device) >= 0 && cudaStreamDestroy(queue->stream) != cudaSuccess)
-        (void)cudaGetLastError();
+    device_scope scope;
+    if (queue->owned && enter_device(queue->device, &scope) >= 0) {
+        if (cudaStreamDestroy(queue->stream) != cudaSuccess)
+            (void)cudaGetLastError();
+        leave_device(&scope);
+    }
     free(queue);
 }
 
-static DML_RESULT cuda_queue_copy(void* queue_state, void* destination, const void* source, uint64_t size,
+static DML_RESULT copy_current(cuda_queue* queue, void* destination, const void* source, uint64_t size,
     dml_copy_kind kind)
 {
-    cuda_queue* queue = queue_state;
-    if (!size)
-        return DML_S_OK;
-    DML_RESULT r = make_current(queue->device);
-    if (r < 0)
-        return r;
     switch (kind) {
     case DML_COPY_HOST_TO_DEVICE:
     case DML_COPY_DEVICE_TO_HOST:
@@ -317,17 +481,39 @@ static DML_RESULT cuda_queue_copy(void* queue_state, void* destination, const vo
     return dml_set_error(DML_E_INVALIDARG, "cuda: unknown copy kind %d", (int)kind);
 }
 
+static DML_RESULT cuda_queue_copy(void* queue_state, void* destination, const void* source, uint64_t size,
+    dml_copy_kind kind)
+{
+    cuda_queue* queue = queue_state;
+    if (!size)
+        return DML_S_OK;
+    if (size > SIZE_MAX)
+        return dml_set_error(DML_E_INVALIDARG, "cuda: a copy of %llu bytes exceeds the address space",
+            (unsigned long long)size);
+    device_scope scope;
+    DML_RESULT r = enter_device(queue->device, &scope);
+    if (r < 0)
+        return r;
+    r = copy_current(queue, destination, source, size, kind);
+    leave_device(&scope);
+    return r;
+}
+
 static DML_RESULT cuda_queue_synchronize(void* queue_state)
 {
     cuda_queue* queue = queue_state;
-    DML_RESULT r = make_current(queue->device);
+    device_scope scope;
+    DML_RESULT r = enter_device(queue->device, &scope);
     if (r < 0)
         return r;
-    CUDA_TRY(cudaStreamSynchronize(queue->stream), "cudaStreamSynchronize");
-    return DML_S_OK;
+    cudaError_t error = cudaStreamSynchronize(queue->stream);
+    leave_device(&scope);
+    return error == cudaSuccess ? DML_S_OK : cuda_fail(error, "cudaStreamSynchronize");
 }
 
-/* CompileOperator: the launch (mode, geometry, divisors) is decided once. */
+/* CompileOperator: the launch (mode, geometry, divisors) is decided once, and
+ * the kernel it uses is loaded now (CUDA loads modules lazily), so the first
+ * dispatch neither pays the load nor breaks a stream capture. */
 static DML_RESULT cuda_compile(void* device_state, const dml_plan* plan, void** compiled_state)
 {
     const cuda_device* device = device_state;
@@ -335,6 +521,18 @@ static DML_RESULT cuda_compile(void* device_state, const dml_plan* plan, void** 
     if (!launch)
         return dml_set_error(DML_E_OUTOFMEMORY, "cuda: out of host memory compiling an operator");
     dml_cuda_plan_launch(plan, device->sm_count, launch);
+    device_scope scope;
+    DML_RESULT r = enter_device(device, &scope);
+    if (r >= 0) {
+        cudaError_t error = dml_cuda_load_kernel(launch);
+        leave_device(&scope);
+        if (error != cudaSuccess)
+            r = cuda_fail(error, "loading the gather kernel");
+    }
+    if (r < 0) {
+        free(launch);
+        return r;
+    }
     *compiled_state = launch;
     return DML_S_OK;
 }
@@ -347,13 +545,16 @@ static DML_RESULT cuda_queue_execute(void* queue_state, const dml_plan* plan, co
 {
     (void)plan;
     cuda_queue* queue = queue_state;
-    DML_RESULT r = make_current(queue->device);
+    device_scope scope;
+    DML_RESULT r = enter_device(queue->device, &scope);
     if (r < 0)
         return r;
     dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
     dml_cuda_bind_launch(&launch, args);
-    CUDA_TRY(dml_cuda_launch_gather(&launch, queue->stream), launch.is_copy ? "cudaMemcpyAsync" : "gather kernel launch");
-    return DML_S_OK;
+    cudaError_t error = dml_cuda_launch_gather(&launch, queue->stream);
+    leave_device(&scope);
+    return error == cudaSuccess ? DML_S_OK
+                                : cuda_fail(error, launch.is_copy ? "cudaMemcpyAsync" : "gather kernel launch");
 }
 
 const dml_backend dml_cuda_backend = {
@@ -364,6 +565,7 @@ const dml_backend dml_cuda_backend = {
     .device_destroy = cuda_device_destroy,
     .buffer_alloc = cuda_buffer_alloc,
     .buffer_free = cuda_buffer_free,
+    .buffer_check_wrap = cuda_buffer_check_wrap,
     .queue_create = cuda_queue_create,
     .queue_destroy = cuda_queue_destroy,
     .queue_copy = cuda_queue_copy,

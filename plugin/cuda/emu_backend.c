@@ -53,6 +53,14 @@ static DML_RESULT emu_probe(DML_PLUGIN_PROBE* probe)
     return DML_S_OK;
 }
 
+/* The emulated GPU's memory is the host's: a buffer larger than it fails as
+ * cudaMalloc would, before any allocator is asked. */
+static uint64_t emu_memory_size(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
+}
+
 static DML_RESULT emu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info)
 {
     if (adapter_index != 0)
@@ -63,8 +71,7 @@ static DML_RESULT emu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO*
     info->AdapterIndex = 0;
     snprintf(info->Description, sizeof(info->Description), "CUDA emulator on the host (%u virtual SMs)",
         emu_sm_count());
-    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-    info->MemorySizeInBytes = pages > 0 && page_size > 0 ? (UINT64)pages * (UINT64)page_size : 0;
+    info->MemorySizeInBytes = emu_memory_size();
     info->IsSoftware = 1;
     info->MaxFeatureLevel = DML_FEATURE_LEVEL_5_0;
     return DML_S_OK;
@@ -95,9 +102,10 @@ static void emu_device_destroy(void* device_state)
 static DML_RESULT emu_buffer_alloc(void* device_state, uint64_t size, void** memory)
 {
     (void)device_state;
-    if (size > (uint64_t)SIZE_MAX - EMU_ALIGNMENT)
-        return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: cannot allocate a buffer of %llu bytes",
-            (unsigned long long)size);
+    if (size > (uint64_t)SIZE_MAX - EMU_ALIGNMENT || size > emu_memory_size())
+        return dml_set_error(DML_E_OUTOFMEMORY,
+            "cudaemu: cannot allocate a buffer of %llu bytes (the emulated device has the host's %llu bytes)",
+            (unsigned long long)size, (unsigned long long)emu_memory_size());
     size_t rounded = ((size_t)size + EMU_ALIGNMENT - 1) / EMU_ALIGNMENT * EMU_ALIGNMENT;
     void* pointer = aligned_alloc(EMU_ALIGNMENT, rounded ? rounded : EMU_ALIGNMENT);
     if (!pointer)

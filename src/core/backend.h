@@ -34,6 +34,10 @@ typedef struct dml_backend {
     /* Device memory, aligned to at least 256 bytes. */
     DML_RESULT (*buffer_alloc)(void* device_state, uint64_t size, void** memory);
     void (*buffer_free)(void* device_state, void* memory);
+    /* Optional: whether host-owned memory may be wrapped as a buffer of this
+     * device (the CUDA backend: device or managed memory of its GPU). NULL:
+     * any 16-byte-aligned pointer. */
+    DML_RESULT (*buffer_check_wrap)(void* device_state, const void* memory, uint64_t size);
 
     /* native: NULL for a queue the backend owns, else the host's (a cudaStream_t). */
     DML_RESULT (*queue_create)(void* device_state, void* native, void** queue_state);

@@ -56,7 +56,7 @@ static DML_RESULT open_context(DMLBindingTable handle, const char* call, context
 {
     dml_binding_table* table = (dml_binding_table*)handle;
     if (!dml_is_object(table, DML_OBJECT_TYPE_BINDING_TABLE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: table is not a valid DMLBindingTable", call);
+        return dml_invalid_handle(NULL, call, "table", "DMLBindingTable", table);
     DML_RESULT r = dml_device_check(table->base.device, call);
     if (r < 0)
         return r;
@@ -65,8 +65,9 @@ static DML_RESULT open_context(DMLBindingTable handle, const char* call, context
     char name[DML_OBJECT_NAME_SIZE + 4], table_name[DML_OBJECT_NAME_SIZE + 4];
     const dml_object* d = table->dispatchable;
     const char* type = is_initializer(table) ? "initializer" : dml_compiled_kind((const dml_compiled*)d);
+    const char* table_label = dml_object_label(&table->base, table_name, sizeof table_name);
     snprintf(c->label, sizeof c->label, "%s%s%s%s", type, dml_object_label(d, name, sizeof name),
-        table->base.name[0] ? ", table" : "", dml_object_label(&table->base, table_name, sizeof table_name));
+        table_label[0] ? ", table" : "", table_label);
     return DML_S_OK;
 }
 
@@ -77,8 +78,11 @@ static DML_RESULT check_buffer(const context* c, const char* field, const DML_BU
     if (!b)
         return fail(c, DML_E_INVALIDARG, "%s.Desc is NULL", field);
     const dml_buffer* buffer = (const dml_buffer*)b->Buffer;
-    if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER))
-        return fail(c, DML_E_INVALIDARG, "%s.Buffer is not a valid DMLBuffer", field);
+    if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER)) {
+        char problem[DML_HANDLE_PROBLEM_SIZE];
+        return fail(c, DML_E_INVALIDARG, "%s.Buffer %s", field,
+            dml_handle_problem(buffer, "DMLBuffer", problem, sizeof problem));
+    }
     if (buffer->base.device != c->table->base.device)
         return fail(c, DML_E_INVALIDARG, "%s.Buffer belongs to another device", field);
     uint64_t end;
@@ -377,13 +381,18 @@ static DML_RESULT dispatchable_slots(const dml_device* device, const char* call,
         *outputs = ((const dml_compiled*)d)->output_count;
     } else if (dml_is_object(d, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
         const dml_initializer* init = (const dml_initializer*)d;
-        *inputs = 0;
+        uint64_t total = 0; /* up to 65536 per compiled graph, over up to 2^32 - 1 operators */
         for (uint32_t k = 0; k < init->count; ++k)
-            *inputs += init->ops[k]->input_count;
+            total += init->ops[k]->input_count;
+        if (total > UINT32_MAX)
+            return dml_device_fail(device, DML_E_INVALIDARG,
+                "%s: desc->Dispatchable is an initializer of %u operators with %llu inputs in all; a binding table "
+                "holds at most 2^32 - 1", call, init->count, (unsigned long long)total);
+        *inputs = (uint32_t)total;
         *outputs = init->count;
     } else {
-        return dml_device_fail(device, DML_E_INVALIDARG,
-            "%s: desc->Dispatchable is not a DMLCompiledOperator or DMLOperatorInitializer", call);
+        return dml_invalid_handle(device, call, "desc->Dispatchable",
+            "DMLDispatchable (DMLCompiledOperator or DMLOperatorInitializer)", d);
     }
     if (((const dml_object*)d)->device != device)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: desc->Dispatchable belongs to another device", call);
@@ -408,7 +417,7 @@ DML_RESULT dml_binding_table_create(DMLDevice handle, const DML_BINDING_TABLE_DE
     static const char call[] = "dmlDeviceCreateBindingTable";
     dml_device* device = (dml_device*)handle;
     if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
     DML_RESULT r = dml_device_check(device, call);
     if (r < 0)
         return r;

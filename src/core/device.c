@@ -45,7 +45,7 @@ static DML_RESULT out_of_memory(const dml_device* device, const char* call)
 #define DEVICE_OR_FAIL(handle, call)                                                               \
     dml_device* device = (dml_device*)(handle);                                                    \
     if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))                                            \
-        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);      \
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);                      \
     do {                                                                                           \
         DML_RESULT removed_ = dml_device_check(device, call);                                      \
         if (removed_ < 0)                                                                          \
@@ -85,6 +85,7 @@ static DML_RESULT create_device(const DML_DEVICE_DESC* desc, DMLDevice* out)
     device->adapter_index = desc->AdapterIndex;
     device->debug = (desc->Flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0;
     atomic_init(&device->removed, 0);
+    atomic_init(&device->quarantine, NULL);
     if ((r = backend->device_create(desc->AdapterIndex, &device->state)) < 0) {
         free(device);
         return r;
@@ -179,6 +180,22 @@ static DML_RESULT create_operator(DMLDevice handle, const DML_OPERATOR_DESC* des
     return r;
 }
 
+/* The refusal of an operator whose OWNED_BY_DML inputs, each rounded up to
+ * 256 bytes, add up to more than 2^64 - 1 bytes of persistent resource. */
+static DML_RESULT persistent_overflow(const dml_device* device, const char* call, const char* type,
+    const char* label, const dml_op_desc* desc)
+{
+    char inputs[128] = "";
+    size_t used = 0;
+    for (uint32_t i = 0; i < desc->input_count && used < sizeof inputs; ++i)
+        if (desc->inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML)
+            used += (size_t)snprintf(inputs + used, sizeof inputs - used, "%sinput %u (%llu bytes)", used ? ", " : "",
+                i, (unsigned long long)desc->inputs[i].total_bytes);
+    return dml_device_fail(device, DML_E_INVALIDARG,
+        "%s(%s%s): the OWNED_BY_DML inputs' TotalTensorSizeInBytes, each rounded up to %d bytes, add up to more "
+        "than 2^64 - 1 bytes of persistent resource: %s", call, type, label, DML_PERSISTENT_BUFFER_ALIGNMENT, inputs);
+}
+
 static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_handle, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* out)
 {
@@ -186,7 +203,7 @@ static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_han
     DEVICE_OR_FAIL(handle, call);
     dml_operator* op = (dml_operator*)op_handle;
     if (!dml_is_object(op, DML_OBJECT_TYPE_OPERATOR))
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: op is not a valid DMLOperator", call);
+        return dml_invalid_handle(device, call, "op", "DMLOperator", op);
     char name[DML_OBJECT_NAME_SIZE + 4];
     const char* label = dml_object_label(&op->base, name, sizeof name);
     const char* type = dml_operator_type_name(op->desc.type);
@@ -221,15 +238,21 @@ static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_han
         dml_object_release(compiled);
         return dml_device_remove(device, r);
     }
-    /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte aligned. */
+    /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte
+     * aligned. TotalTensorSizeInBytes is the host's (any value >= the
+     * tensor's minimum), so both the rounding and the sum are checked. */
     uint64_t persistent = 0;
     for (uint32_t i = 0; i < DML_OP_MAX_INPUTS; ++i) {
         compiled->owned_offsets[i] = DML_NOT_OWNED;
         if (i < op->desc.input_count && (op->desc.inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML)) {
             compiled->owned_offsets[i] = persistent;
-            uint64_t aligned = (op->desc.inputs[i].total_bytes + DML_PERSISTENT_BUFFER_ALIGNMENT - 1) &
-                ~(uint64_t)(DML_PERSISTENT_BUFFER_ALIGNMENT - 1);
-            persistent += aligned; /* total_bytes < 2^63: validated */
+            uint64_t aligned;
+            if (__builtin_add_overflow(op->desc.inputs[i].total_bytes, DML_PERSISTENT_BUFFER_ALIGNMENT - 1, &aligned) ||
+                __builtin_add_overflow(persistent, aligned & ~(uint64_t)(DML_PERSISTENT_BUFFER_ALIGNMENT - 1),
+                    &persistent)) {
+                dml_object_release(compiled);
+                return persistent_overflow(device, call, type, label, &op->desc);
+            }
         }
     }
     compiled->persistent_size = persistent;
@@ -243,8 +266,11 @@ static DML_RESULT compile_operator(DMLDevice handle, DMLOperator op_handle, DML_
 #ifdef DML_HAVE_NVTX
     if (dml_trace_active()) {
         const dml_operator* op = (const dml_operator*)op_handle;
-        if (dml_is_object(op, DML_OBJECT_TYPE_OPERATOR))
-            dml_trace_push_operator("CompileOperator", &op->desc, op->base.name);
+        if (dml_is_object(op, DML_OBJECT_TYPE_OPERATOR)) {
+            char name[DML_OBJECT_NAME_SIZE];
+            dml_object_name(&op->base, name);
+            dml_trace_push_operator("CompileOperator", &op->desc, name);
+        }
         else
             dml_trace_push("CompileOperator (invalid operator)");
     }
@@ -265,8 +291,11 @@ static DML_RESULT create_operator_initializer(DMLDevice handle, uint32_t count, 
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: ops is NULL with count = %u", call, count);
     for (uint32_t i = 0; i < count; ++i) {
         const dml_compiled* compiled = (const dml_compiled*)ops[i];
-        if (!dml_is_object(compiled, DML_OBJECT_TYPE_COMPILED_OPERATOR))
-            return dml_device_fail(device, DML_E_INVALIDARG, "%s: ops[%u] is not a valid DMLCompiledOperator", call, i);
+        if (!dml_is_object(compiled, DML_OBJECT_TYPE_COMPILED_OPERATOR)) {
+            char param[24];
+            snprintf(param, sizeof param, "ops[%u]", i);
+            return dml_invalid_handle(device, call, param, "DMLCompiledOperator", compiled);
+        }
         if (compiled->base.device != device)
             return dml_device_fail(device, DML_E_INVALIDARG, "%s: ops[%u] was compiled by another device", call, i);
     }
@@ -295,6 +324,11 @@ static DML_RESULT create_buffer(DMLDevice handle, uint64_t size, DMLBuffer* out)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: buffer is NULL", call);
     if (size == 0)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: sizeInBytes = 0; must be >= 1", call);
+    /* No tensor reaches past 2^63 - 1 bytes (validated), and no allocator can
+     * give more: refused here, so backends never round such a size. */
+    if (size > (uint64_t)INT64_MAX)
+        return dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: sizeInBytes = %llu exceeds 2^63 - 1 bytes", call,
+            (unsigned long long)size);
     void* memory = NULL;
     DML_RESULT r = device->backend->buffer_alloc(device->state, size, &memory);
     if (r < 0)
@@ -323,6 +357,11 @@ static DML_RESULT wrap_buffer(DMLDevice handle, void* memory, uint64_t size, DML
             "%s: nativePointer %p is not 16-byte aligned (binding offsets are relative to it)", call, memory);
     if ((uintptr_t)memory + size < (uintptr_t)memory || size > UINTPTR_MAX)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: nativePointer + sizeInBytes overflows", call);
+    if (device->backend->buffer_check_wrap) {
+        DML_RESULT r = device->backend->buffer_check_wrap(device->state, memory, size);
+        if (r < 0)
+            return dml_device_relay(device, r);
+    }
     dml_buffer* buffer = new_object(sizeof *buffer, DML_OBJECT_TYPE_BUFFER, device);
     if (!buffer)
         return out_of_memory(device, call);
@@ -337,7 +376,7 @@ static void* buffer_native_pointer(DMLBuffer handle)
 {
     dml_buffer* buffer = (dml_buffer*)handle;
     if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER)) {
-        dml_set_error(DML_E_INVALIDARG, "dmlBufferGetNativePointer: buffer is not a valid DMLBuffer");
+        dml_invalid_handle(NULL, "dmlBufferGetNativePointer", "buffer", "DMLBuffer", buffer);
         return NULL;
     }
     return buffer->memory;

@@ -27,8 +27,8 @@ DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispa
         properties.PersistentResourceSize = ((const dml_compiled*)dispatchable)->persistent_size;
         properties.TemporaryResourceSize = ((const dml_compiled*)dispatchable)->temporary_size;
     } else if (!dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER))
-        dml_set_error(DML_E_INVALIDARG,
-            "dmlDispatchableGetBindingProperties: dispatchable is not a DMLCompiledOperator or DMLOperatorInitializer");
+        dml_invalid_handle(NULL, "dmlDispatchableGetBindingProperties", "dispatchable",
+            "DMLDispatchable (DMLCompiledOperator or DMLOperatorInitializer)", dispatchable);
     return properties; /* initializers copy straight into persistent resources: no temporary */
 }
 
@@ -145,15 +145,23 @@ static DML_RESULT record_dispatch_untraced(DMLCommandRecorder recorder_handle, D
     dml_queue* queue = (dml_queue*)queue_handle;
     dml_binding_table* table = (dml_binding_table*)table_handle;
     if (!dml_is_object(recorder, DML_OBJECT_TYPE_COMMAND_RECORDER))
-        return dml_set_error(DML_E_INVALIDARG, "%s: recorder is not a valid DMLCommandRecorder", call);
+        return dml_invalid_handle(NULL, call, "recorder", "DMLCommandRecorder", recorder);
     dml_device* device = recorder->base.device;
     DML_RESULT r = dml_device_check(device, call);
     if (r < 0)
         return r;
-    if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE) || queue->base.device != device)
+    if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE))
+        return dml_invalid_handle(device, call, "queue", "DMLCommandQueue", queue);
+    if (queue->base.device != device)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: queue is not a DMLCommandQueue of the recorder's device",
             call);
-    if (!dml_is_object(table, DML_OBJECT_TYPE_BINDING_TABLE) || table->base.device != device)
+    if (!dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR) &&
+        !dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER))
+        return dml_invalid_handle(device, call, "dispatchable",
+            "DMLDispatchable (DMLCompiledOperator or DMLOperatorInitializer)", dispatchable);
+    if (!dml_is_object(table, DML_OBJECT_TYPE_BINDING_TABLE))
+        return dml_invalid_handle(device, call, "bindings", "DMLBindingTable", table);
+    if (table->base.device != device)
         return dml_device_fail(device, DML_E_INVALIDARG,
             "%s: bindings is not a DMLBindingTable of the recorder's device", call);
     if ((void*)table->dispatchable != dispatchable)
@@ -173,16 +181,19 @@ DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queu
             const dml_compiled* compiled = (const dml_compiled*)dispatchable;
             /* The compiled operator's name, else its operator's. */
             if (compiled->op) {
-                const char* name = compiled->base.name[0] ? compiled->base.name : compiled->op->base.name;
+                char name[DML_OBJECT_NAME_SIZE];
+                dml_object_name(&compiled->base, name);
+                if (!name[0])
+                    dml_object_name(&compiled->op->base, name);
                 dml_trace_push_operator("RecordDispatch", &compiled->op->desc, name);
             } else {
                 dml_trace_push("RecordDispatch graph");
             }
         } else if (dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
             const dml_initializer* init = (const dml_initializer*)dispatchable;
-            char message[DML_OBJECT_NAME_SIZE + 64];
-            snprintf(message, sizeof message, "RecordDispatch initializer%s%s%s (%u operators)",
-                init->base.name[0] ? " '" : "", init->base.name, init->base.name[0] ? "'" : "", init->count);
+            char message[DML_OBJECT_NAME_SIZE + 64], name[DML_OBJECT_NAME_SIZE + 4];
+            snprintf(message, sizeof message, "RecordDispatch initializer%s (%u operators)",
+                dml_object_label(&init->base, name, sizeof name), init->count);
             dml_trace_push(message);
         } else {
             dml_trace_push("RecordDispatch (invalid dispatchable)");
@@ -199,7 +210,7 @@ DML_RESULT dml_queue_synchronize(DMLCommandQueue handle)
     static const char call[] = "dmlCommandQueueSynchronize";
     dml_queue* queue = (dml_queue*)handle;
     if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: queue is not a valid DMLCommandQueue", call);
+        return dml_invalid_handle(NULL, call, "queue", "DMLCommandQueue", queue);
     dml_device* device = queue->base.device;
     DML_RESULT r = dml_device_check(device, call);
     if (r < 0)
@@ -215,12 +226,14 @@ static DML_RESULT transfer_untraced(DMLCommandQueue handle, DMLBuffer buffer_han
     dml_queue* queue = (dml_queue*)handle;
     dml_buffer* buffer = (dml_buffer*)buffer_handle;
     if (!dml_is_object(queue, DML_OBJECT_TYPE_COMMAND_QUEUE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: queue is not a valid DMLCommandQueue", call);
+        return dml_invalid_handle(NULL, call, "queue", "DMLCommandQueue", queue);
     dml_device* device = queue->base.device;
     DML_RESULT r = dml_device_check(device, call);
     if (r < 0)
         return r;
-    if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER) || buffer->base.device != device)
+    if (!dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER))
+        return dml_invalid_handle(device, call, "buffer", "DMLBuffer", buffer);
+    if (buffer->base.device != device)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: buffer is not a DMLBuffer of the queue's device", call);
     uint64_t end;
     if (__builtin_add_overflow(offset, size, &end) || end > buffer->size)
@@ -243,7 +256,9 @@ static DML_RESULT transfer(DMLCommandQueue handle, DMLBuffer buffer_handle, uint
 #ifdef DML_HAVE_NVTX
     if (dml_trace_active()) {
         const dml_buffer* buffer = (const dml_buffer*)buffer_handle;
-        const char* name = dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER) ? buffer->base.name : "";
+        char name[DML_OBJECT_NAME_SIZE] = "";
+        if (dml_is_object(buffer, DML_OBJECT_TYPE_BUFFER))
+            dml_object_name(&buffer->base, name);
         dml_trace_push_transfer(kind == DML_COPY_HOST_TO_DEVICE ? "WriteBuffer" : "ReadBuffer", name, offset, size);
     }
 #endif

@@ -5,12 +5,21 @@
 #include "objects.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "object_types.h"
+
 DMLPluginTable dml_core_table;
 const dml_backend* dml_core_backend;
+
+_Static_assert(offsetof(dml_object, name) == offsetof(DMLReleasedObject, Name),
+    "a quarantined object keeps its name where DMLReleasedObject has it");
+
+/* What a quarantined object's memory holds past its header and name. */
+#define DML_POISON_BYTE 0xDB
 
 bool dml_is_object(const void* p, DML_OBJECT_TYPE type)
 {
@@ -19,23 +28,97 @@ bool dml_is_object(const void* p, DML_OBJECT_TYPE type)
         (type == 0 || header->Type == (uint32_t)type);
 }
 
+const char* dml_handle_problem(const void* p, const char* expected, char* buffer, size_t size)
+{
+    const DMLReleasedObject* released = (const DMLReleasedObject*)p;
+    if (!p)
+        snprintf(buffer, size, "is NULL, not a valid %s", expected);
+    else if (released->Header.Dispatch == &dml_core_table && released->Header.Magic == DML_OBJECT_MAGIC_RELEASED) {
+        char name[DML_OBJECT_NAME_SIZE];
+        memcpy(name, released->Name, sizeof name);
+        name[sizeof name - 1] = '\0';
+        snprintf(buffer, size, "is a released %s%s%s%s, used after its last dmlRelease (reported by the debug device)",
+            dml_object_type_name(released->Header.Type), name[0] ? " '" : "", name, name[0] ? "'" : "");
+    } else
+        snprintf(buffer, size, "is not a valid %s", expected);
+    return buffer;
+}
+
+DML_RESULT dml_invalid_handle(const dml_device* device, const char* call, const char* param, const char* expected,
+    const void* p)
+{
+    char problem[DML_HANDLE_PROBLEM_SIZE];
+    return dml_device_fail(device, DML_E_INVALIDARG, "%s: %s %s", call, param,
+        dml_handle_problem(p, expected, problem, sizeof problem));
+}
+
 void dml_object_init(dml_object* object, DML_OBJECT_TYPE type, dml_device* device)
 {
     object->header.Dispatch = &dml_core_table;
     object->header.Magic = DML_OBJECT_MAGIC;
     object->header.Type = type;
-    atomic_init(&object->refs, 1);
-    object->device = device;
     object->name[0] = '\0';
+    atomic_flag_clear(&object->name_lock);
+    atomic_init(&object->refs, 1);
+    atomic_init(&object->host_refs, 1);
+    object->device = device;
+    object->next_released = NULL;
     if (device)
         dml_object_add_ref(device);
 }
 
 uint32_t dml_object_add_ref(void* p)
 {
-    if (!dml_is_object(p, 0))
+    if (!p)
         return 0;
     return atomic_fetch_add_explicit(&((dml_object*)p)->refs, 1, memory_order_relaxed) + 1;
+}
+
+static bool is_debug(const dml_object* object)
+{
+    const dml_device* device = object->header.Type == DML_OBJECT_TYPE_DEVICE ? (const dml_device*)object
+                                                                              : object->device;
+    return device->debug;
+}
+
+static size_t object_size(DML_OBJECT_TYPE type)
+{
+    switch (type) {
+    case DML_OBJECT_TYPE_DEVICE: return sizeof(dml_device);
+    case DML_OBJECT_TYPE_OPERATOR: return sizeof(dml_operator);
+    case DML_OBJECT_TYPE_COMPILED_OPERATOR: return sizeof(dml_compiled);
+    case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: return sizeof(dml_initializer);
+    case DML_OBJECT_TYPE_BINDING_TABLE: return sizeof(dml_binding_table);
+    case DML_OBJECT_TYPE_COMMAND_RECORDER: return sizeof(dml_recorder);
+    case DML_OBJECT_TYPE_COMMAND_QUEUE: return sizeof(dml_queue);
+    case DML_OBJECT_TYPE_BUFFER: return sizeof(dml_buffer);
+    }
+    return sizeof(dml_object);
+}
+
+/* A debug device keeps what its objects leave: header (marked released) and
+ * name for the messages about stale handles, the rest poisoned, and the memory
+ * never reused while the device lives. */
+static void quarantine(dml_object* object, dml_device* device)
+{
+    size_t kept = offsetof(dml_object, name_lock);
+    memset((unsigned char*)object + kept, DML_POISON_BYTE, object_size((DML_OBJECT_TYPE)object->header.Type) - kept);
+    object->header.Magic = DML_OBJECT_MAGIC_RELEASED;
+    dml_object* head = atomic_load_explicit(&device->quarantine, memory_order_relaxed);
+    do
+        object->next_released = head;
+    while (!atomic_compare_exchange_weak_explicit(&device->quarantine, &head, object, memory_order_release,
+        memory_order_relaxed));
+}
+
+static void free_quarantine(dml_device* device)
+{
+    dml_object* object = atomic_load_explicit(&device->quarantine, memory_order_acquire);
+    while (object) {
+        dml_object* next = object->next_released;
+        free(object);
+        object = next;
+    }
 }
 
 static void destroy(dml_object* object)
@@ -45,6 +128,7 @@ static void destroy(dml_object* object)
     case DML_OBJECT_TYPE_DEVICE: {
         dml_device* device = (dml_device*)object;
         backend->device_destroy(device->state);
+        free_quarantine(device);
         break;
     }
     case DML_OBJECT_TYPE_COMPILED_OPERATOR: {
@@ -75,14 +159,20 @@ static void destroy(dml_object* object)
         break;
     }
     dml_device* device = object->device;
-    object->header.Magic = 0; /* a stale handle now fails the handle check instead of being used */
-    free(object);
+    if (device && device->debug) {
+        quarantine(object, device);
+    } else {
+        /* Without the debug flag a stale handle is undefined behaviour; clearing
+         * the magic only catches a use before the memory is reused. */
+        object->header.Magic = 0;
+        free(object);
+    }
     dml_object_release(device); /* last: children are destroyed with the device's backend state */
 }
 
 uint32_t dml_object_release(void* p)
 {
-    if (!dml_is_object(p, 0))
+    if (!p)
         return 0;
     dml_object* object = (dml_object*)p;
     uint32_t refs = atomic_fetch_sub_explicit(&object->refs, 1, memory_order_acq_rel) - 1;
@@ -91,20 +181,80 @@ uint32_t dml_object_release(void* p)
     return refs;
 }
 
+/* dmlAddRef and dmlRelease: the host's references. */
+static uint32_t host_add_ref(void* p)
+{
+    if (!dml_is_object(p, 0)) {
+        dml_invalid_handle(NULL, "dmlAddRef", "object", "DML object", p);
+        return 0;
+    }
+    dml_object* object = (dml_object*)p;
+    atomic_fetch_add_explicit(&object->host_refs, 1, memory_order_relaxed);
+    return dml_object_add_ref(object);
+}
+
+static uint32_t host_release(void* p)
+{
+    if (!dml_is_object(p, 0)) {
+        dml_invalid_handle(NULL, "dmlRelease", "object", "DML object", p);
+        return 0;
+    }
+    dml_object* object = (dml_object*)p;
+    unsigned host = atomic_load_explicit(&object->host_refs, memory_order_relaxed);
+    do {
+        if (host == 0) { /* other objects still hold it; the host has no reference left to drop */
+            dml_set_error(DML_E_INVALIDARG, "dmlRelease: the %s was released more times than it was referenced",
+                dml_object_type_name(object->header.Type));
+            return 0;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&object->host_refs, &host, host - 1, memory_order_relaxed,
+        memory_order_relaxed));
+    if (host == 1 && is_debug(object))
+        object->header.Magic = DML_OBJECT_MAGIC_RELEASED; /* the host's handle is stale from now on */
+    return dml_object_release(object);
+}
+
+static void lock_name(const dml_object* object)
+{
+    while (atomic_flag_test_and_set_explicit((atomic_flag*)&object->name_lock, memory_order_acquire))
+        ;
+}
+
+static void unlock_name(const dml_object* object)
+{
+    atomic_flag_clear_explicit((atomic_flag*)&object->name_lock, memory_order_release);
+}
+
 static DML_RESULT set_name(void* p, const char* name)
 {
     if (!dml_is_object(p, 0))
-        return dml_set_error(DML_E_INVALIDARG, "dmlSetName: object is not a valid DML object");
+        return dml_invalid_handle(NULL, "dmlSetName", "object", "DML object", p);
     dml_object* object = (dml_object*)p;
-    snprintf(object->name, sizeof object->name, "%s", name ? name : "");
+    char copy[DML_OBJECT_NAME_SIZE];
+    snprintf(copy, sizeof copy, "%s", name ? name : ""); /* the host's string is read outside the lock */
+    lock_name(object);
+    memcpy(object->name, copy, sizeof copy);
+    unlock_name(object);
     return DML_S_OK;
+}
+
+void dml_object_name(const dml_object* object, char name[DML_OBJECT_NAME_SIZE])
+{
+    lock_name(object);
+    memcpy(name, object->name, DML_OBJECT_NAME_SIZE);
+    unlock_name(object);
+    name[DML_OBJECT_NAME_SIZE - 1] = '\0';
 }
 
 const char* dml_object_label(const dml_object* object, char* buffer, size_t size)
 {
-    if (!object || !object->name[0])
+    if (!object)
         return "";
-    snprintf(buffer, size, " '%s'", object->name);
+    char name[DML_OBJECT_NAME_SIZE];
+    dml_object_name(object, name);
+    if (!name[0])
+        return "";
+    snprintf(buffer, size, " '%s'", name);
     return buffer;
 }
 
@@ -155,7 +305,7 @@ static DML_RESULT device_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
     static const char call[] = "dmlDeviceGetAdapterInfo";
     dml_device* device = (dml_device*)handle;
     if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
     if (!info)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: info is NULL", call);
     DML_ADAPTER_INFO result;
@@ -182,8 +332,8 @@ const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t
     t->Backend = backend->name;
     t->Probe = backend->probe;
     t->GetAdapterInfo = backend->get_adapter_info;
-    t->AddRef = dml_object_add_ref;
-    t->Release = dml_object_release;
+    t->AddRef = host_add_ref;
+    t->Release = host_release;
     t->SetName = set_name;
     t->DeviceGetAdapterInfo = device_adapter_info;
     t->DeviceCreateBindingTable = dml_binding_table_create;

@@ -14,16 +14,25 @@
 #include "operator.h"
 #include "plan.h"
 
-#define DML_OBJECT_NAME_SIZE 64
 #define DML_REMOVED_REASON_SIZE 256
 
 typedef struct dml_device dml_device;
 
+/* Two counts: refs (every reference, the host's and other objects'; the
+ * object is destroyed at 0) and host_refs (the host's, dmlAddRef/dmlRelease;
+ * at 0 the host's handle is stale even while other objects still hold it).
+ * On a debug device a stale handle is marked in its header
+ * (DML_OBJECT_MAGIC_RELEASED) and a destroyed object is quarantined: its
+ * memory is poisoned past the name and kept until the device is destroyed, so
+ * that every use of a stale handle is reported (dml_invalid_handle). */
 typedef struct dml_object {
     DMLObjectHeader header;
+    char name[DML_OBJECT_NAME_SIZE]; /* where DMLReleasedObject has it; written under name_lock */
+    atomic_flag name_lock;           /* dmlSetName may run while other threads format the name */
     atomic_uint refs;
-    dml_device* device; /* held reference; NULL for the device itself */
-    char name[DML_OBJECT_NAME_SIZE];
+    atomic_uint host_refs;
+    dml_device* device;                /* held reference; NULL for the device itself */
+    struct dml_object* next_released; /* the device's quarantine list, once destroyed */
 } dml_object;
 
 struct dml_device {
@@ -34,6 +43,7 @@ struct dml_device {
     bool debug;
     atomic_int removed; /* 0 alive; 1 being removed; 2 removed, removed_reason set */
     char removed_reason[DML_REMOVED_REASON_SIZE];
+    _Atomic(dml_object*) quarantine; /* debug: destroyed objects, freed with the device */
 };
 
 typedef struct dml_operator {
@@ -133,13 +143,29 @@ typedef struct dml_binding_table {
 extern DMLPluginTable dml_core_table;
 extern const dml_backend* dml_core_backend;
 
-/* Whether p is a live object of this plugin of the given type (0: any type). */
+/* Whether p is an object of this plugin of the given type (0: any type) that
+ * the host may use. */
 bool dml_is_object(const void* p, DML_OBJECT_TYPE type);
+
+/* DML_E_INVALIDARG for a handle that failed dml_is_object: "call: param is not
+ * a valid Expected", or, for a stale handle on a debug device, "call: param is
+ * a released DMLBuffer 'name' ...". device: the call's device, or NULL. */
+DML_RESULT dml_invalid_handle(const dml_device* device, const char* call, const char* param, const char* expected,
+    const void* p);
+/* The same problem as text ("is not a valid DMLBuffer", ...) for callers with
+ * their own message; returns buffer. */
+#define DML_HANDLE_PROBLEM_SIZE 256
+const char* dml_handle_problem(const void* p, const char* expected, char* buffer, size_t size);
 
 /* Initialises the common part; takes a reference on device. */
 void dml_object_init(dml_object* object, DML_OBJECT_TYPE type, dml_device* device);
+/* References held by the core (object to object); NULL is ignored. The host's
+ * go through the plugin table's AddRef and Release. */
 uint32_t dml_object_add_ref(void* object);
 uint32_t dml_object_release(void* object);
+
+/* A copy of the object's name (safe while another thread sets it). */
+void dml_object_name(const dml_object* object, char name[DML_OBJECT_NAME_SIZE]);
 
 /* Sets the error message; on a DEBUG device also emits it. Returns result. */
 DML_RESULT dml_device_fail(const dml_device* device, DML_RESULT result, const char* format, ...) DML_PRINTF(3, 4);
@@ -150,7 +176,8 @@ DML_RESULT dml_device_check(const dml_device* device, const char* call);
 /* Marks the device removed after a backend reported DML_E_DEVICE_REMOVED. */
 DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result);
 
-/* " 'name'" when the object has a name, else "": for messages. */
+/* " 'name'" when the object has a name, else "": for messages. buffer:
+ * at least DML_OBJECT_NAME_SIZE + 3 bytes. */
 const char* dml_object_label(const dml_object* object, char* buffer, size_t size);
 
 /* Binding tables (binding.c). */

@@ -99,9 +99,11 @@ static uint64_t abs64(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* Whether every element and byte offset of a tensor walked with these strides
- * from base fits in int32, so kernels may index in 32 bits. */
-static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* strides, uint32_t element_size)
+/* Whether every element offset of a tensor walked with these strides from
+ * base fits in int32, so kernels may index in 32 bits. Kernels compute element
+ * offsets in 32 bits and turn them into byte addresses in 64 bits (offset *
+ * element size on an int64), so the bound is on elements, not bytes. */
+static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* strides)
 {
     uint64_t reach = abs64(base);
     for (uint32_t i = 0; i < plan->rank; ++i) {
@@ -110,8 +112,7 @@ static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* stride
             __builtin_add_overflow(reach, term, &reach))
             return false;
     }
-    uint64_t bytes;
-    return !__builtin_mul_overflow(reach + 1, (uint64_t)element_size, &bytes) && bytes <= INT32_MAX;
+    return reach <= INT32_MAX;
 }
 
 void dml_plan_normalize(dml_plan* plan)
@@ -162,10 +163,10 @@ void dml_plan_normalize(dml_plan* plan)
     if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && plan->axis_size > reach.sizes[plan->axis])
         reach.sizes[plan->axis] = plan->axis_size;
     plan->index32 = plan->element_count <= INT32_MAX &&
-        fits_int32(&reach, plan->in_offset, plan->in_strides, plan->element_size) &&
-        fits_int32(plan, plan->out_offset, plan->out_strides, plan->element_size) &&
+        fits_int32(&reach, plan->in_offset, plan->in_strides) &&
+        fits_int32(plan, plan->out_offset, plan->out_strides) &&
         (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
-            fits_int32(plan, plan->len_offset, plan->len_strides, plan->lengths_element_size));
+            fits_int32(plan, plan->len_offset, plan->len_strides));
 }
 
 void dml_plan_build(const dml_op_desc* op, dml_plan* plan)

@@ -45,7 +45,7 @@ typedef struct dml_plan {
     uint32_t element_size;         /* 1, 2, 4 or 8 bytes */
     int32_t axis;                  /* REVERSE_SUBSEQUENCES: dimension of the reversal; else -1 */
     uint32_t lengths_element_size; /* REVERSE_SUBSEQUENCES: 4 (UINT32) or 8 (UINT64); else 0 */
-    uint32_t index32;              /* every element and byte offset of every tensor fits in int32 */
+    uint32_t index32;              /* the element count and every element offset of every tensor fit in int32 */
     uint64_t element_count;        /* product of sizes */
     uint64_t axis_size;            /* REVERSE_SUBSEQUENCES: sizes[axis], the clamp for lengths */
     int64_t in_offset;

@@ -4,14 +4,18 @@
  * loader), so each function checks the handle and forwards in one line; the
  * plugin validates everything else.
  *
- * Only NULL, misaligned, destroyed (Magic cleared) and wrong-type handles can
- * be detected; reading the header of a pointer that was never an object is
- * undefined, as in every loader of this kind.
+ * Using a released handle is undefined behaviour, as in DirectML and every
+ * loader of this kind: NULL, misaligned and wrong-type handles are reported,
+ * and so are released ones of a debug device, whose plugin keeps their memory
+ * (DMLReleasedObject); any other stale handle may be memory reused by a new
+ * object.
  */
 #include "dispatcher.h"
 
 #include <stdint.h>
+#include <string.h>
 
+#include "core/object_types.h"
 #include "core/tensor.h"
 
 #define DMLD_MASK_DEVICE (1u << DML_OBJECT_TYPE_DEVICE)
@@ -32,21 +36,6 @@
 #define DMLD_NAME_DISPATCHABLE "DMLDispatchable (compiled operator or operator initializer)"
 #define DMLD_NAME_ANY "DML object"
 
-static const char* type_name(uint32_t type)
-{
-    switch (type) {
-    case DML_OBJECT_TYPE_DEVICE: return "DMLDevice";
-    case DML_OBJECT_TYPE_OPERATOR: return "DMLOperator";
-    case DML_OBJECT_TYPE_COMPILED_OPERATOR: return "DMLCompiledOperator";
-    case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: return "DMLOperatorInitializer";
-    case DML_OBJECT_TYPE_BINDING_TABLE: return "DMLBindingTable";
-    case DML_OBJECT_TYPE_COMMAND_RECORDER: return "DMLCommandRecorder";
-    case DML_OBJECT_TYPE_COMMAND_QUEUE: return "DMLCommandQueue";
-    case DML_OBJECT_TYPE_BUFFER: return "DMLBuffer";
-    }
-    return "object of unknown type";
-}
-
 /* The table of a live object of an accepted type, or NULL with the message
  * set, e.g. "dmlDeviceCreateOperator: device is not a valid DMLDevice (it is a DMLBuffer)". */
 static const DMLPluginTable* dispatch_of(const void* object, uint32_t accepted, const char* call,
@@ -57,6 +46,17 @@ static const DMLPluginTable* dispatch_of(const void* object, uint32_t accepted, 
         dmld_error(DML_E_INVALIDARG, "%s: %s is NULL, not a valid %s", call, param, expected);
         return NULL;
     }
+    if ((uintptr_t)h % _Alignof(DMLObjectHeader) == 0 && h->Magic == DML_OBJECT_MAGIC_RELEASED && h->Dispatch) {
+        /* Kept by a debug device for this report (DMLReleasedObject). */
+        const DMLReleasedObject* released = object;
+        char name[DML_OBJECT_NAME_SIZE];
+        memcpy(name, released->Name, sizeof name);
+        name[sizeof name - 1] = '\0';
+        dmld_error(DML_E_INVALIDARG,
+            "%s: %s is a released %s%s%s%s, used after its last dmlRelease (reported by the debug device)", call,
+            param, dml_object_type_name(h->Type), name[0] ? " '" : "", name, name[0] ? "'" : "");
+        return NULL;
+    }
     if ((uintptr_t)h % _Alignof(DMLObjectHeader) != 0 || h->Magic != DML_OBJECT_MAGIC || !h->Dispatch) {
         dmld_error(DML_E_INVALIDARG, "%s: %s is not a valid %s (not a live DML object: released, or never one)",
             call, param, expected);
@@ -64,7 +64,7 @@ static const DMLPluginTable* dispatch_of(const void* object, uint32_t accepted, 
     }
     if (h->Type < DML_OBJECT_TYPE_DEVICE || h->Type > DML_OBJECT_TYPE_BUFFER || !(accepted & (1u << h->Type))) {
         dmld_error(DML_E_INVALIDARG, "%s: %s is not a valid %s (it is a %s)", call, param, expected,
-            type_name(h->Type));
+            dml_object_type_name(h->Type));
         return NULL;
     }
     return h->Dispatch;

@@ -463,7 +463,7 @@ static void parse_command_line(int argc, char** argv, command* c)
     /* The runtime validates the rest (bounds, zero strides, ...): that is the point. */
 }
 
-/* ---- Examples of shared/spec/operators.md --------------------------------- */
+/* ---- The operators' documented examples (docs/operators.md) ----------- */
 
 typedef struct example {
     const char* title;

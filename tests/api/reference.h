@@ -1,6 +1,6 @@
 /*
  * reference.h — an independent, deliberately naive reference for the three
- * operators, written from shared/spec/operators.md (no library code).
+ * operators, written from docs/operators.md (no library code).
  *
  * Everything is per element: an odometer walks the output coordinates, and an
  * element's byte address is sum(coord[i] * strides[i]) * elementSize, with

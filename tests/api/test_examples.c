@@ -1,5 +1,5 @@
 /*
- * test_examples.c — the documented examples of shared/spec/operators.md, with the
+ * test_examples.c — the documented examples of docs/operators.md, with the
  * spec's exact outputs (and the same outputs through DML_OPERATOR_SLICE where it
  * can express them). The output is bound 16 bytes into a buffer pre-filled with
  * a sentinel, and the bytes around it must stay untouched.

@@ -1,6 +1,6 @@
 /*
  * test_header_c11.c — <dml/dml.h> as strict ISO C11 (-std=c11 -Wpedantic
- * -pedantic-errors -Werror), and its fixed values (shared/spec/abi.md) checked
+ * -pedantic-errors -Werror), and its fixed values (docs/contract.md) checked
  * at compile time. Plain main (no Check, whose header is not the point here).
  */
 #include <dml/dml.h>

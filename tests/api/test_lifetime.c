@@ -1,5 +1,5 @@
 /*
- * test_lifetime.c — reference counting and ownership (shared/spec/abi.md):
+ * test_lifetime.c — reference counting and ownership (docs/contract.md):
  * objects keep their device (and a compiled operator its operator) alive,
  * CreateOperator copies its desc, AddRef/Release counts, names in messages.
  * Meant to be run under valgrind too: every test releases everything.

@@ -1,6 +1,6 @@
 /*
- * test_validation.c — every validation rule of shared/spec/operators.md and
- * shared/spec/abi.md has a failing case here, expecting the result code the spec
+ * test_validation.c — every validation rule of docs/operators.md and
+ * docs/contract.md has a failing case here, expecting the result code the spec
  * names, out-parameters untouched (or NULL), and a fresh, non-empty
  * dmlGetLastErrorMessage() that names the field where that is reasonable.
  * Each rule is checked against a baseline that is itself shown valid.

@@ -7,13 +7,16 @@
  *   - release_while_siblings_work: one thread creates, dispatches and releases
  *     operators, compiled operators and tables in a loop while others dispatch
  *     sibling compiled operators of the same device; the creating thread drops
- *     its device reference while all of that runs.
+ *     its device reference while all of that runs;
+ *   - rename_while_dispatching: dmlSetName on objects other threads dispatch
+ *     (their names go into error messages) on a debug device.
  * tests/run-tsan.sh runs this under ThreadSanitizer; valgrind and ASan runs
  * check for leaks. DML_TEST_QUICK=1 (valgrind) runs fewer iterations.
  */
 #include <check.h>
 #include <dml/dml.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +303,125 @@ START_TEST(release_while_siblings_work)
 }
 END_TEST
 
+/* ---- rename_while_dispatching ------------------------------------------------------ */
+
+/* Names of different lengths: a message quoting a torn copy matches none. */
+static const char* const g_names[] = { "a", "rename-two", "a-much-longer-third-name-0123456789",
+    "the-fourth-name-is-the-longest-of-them-all-0123456789abcdefghij" };
+#define NAMES (sizeof g_names / sizeof g_names[0])
+
+static atomic_int g_renaming;
+static atomic_uint g_debug_messages;
+
+static void count_debug_message(DML_MESSAGE_SEVERITY severity, const char* message, void* context)
+{
+    (void)severity, (void)message, (void)context;
+    atomic_fetch_add_explicit(&g_debug_messages, 1, memory_order_relaxed);
+}
+
+static int quotes_a_whole_name(const char* message)
+{
+    for (size_t i = 0; i < NAMES; i++) {
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "'%s'", g_names[i]);
+        if (strstr(message, quoted))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct renamer {
+    void* objects[3];
+} renamer;
+
+static void* rename_thread(void* arg)
+{
+    renamer* r = arg;
+    for (unsigned k = 0; atomic_load_explicit(&g_renaming, memory_order_relaxed); k++)
+        for (int i = 0; i < 3; i++)
+            dmlSetName(r->objects[i], g_names[(k + (unsigned)i) % NAMES]);
+    return NULL;
+}
+
+/* Dispatches the shared compiled operator with nothing bound (the message
+ * formats its name) and binds a bad input to a named table (the message
+ * formats both names), then a full dispatch checked against the reference. */
+static void* named_dispatch_thread(void* arg)
+{
+    worker* w = arg;
+    DMLBindingTable table = NULL;
+    DML_BINDING_TABLE_DESC td = { w->shared };
+    DML_RESULT r = dmlDeviceCreateBindingTable(w->device, &td, &table);
+    if (r < 0) {
+        note_failure(w, "CreateBindingTable", r);
+        return NULL;
+    }
+    dmlSetName(table, g_names[w->id % NAMES]);
+    DML_BUFFER_BINDING small = { w->buffer, 0, 4 };
+    DML_BINDING_DESC bad = { DML_BINDING_TYPE_BUFFER, &small };
+    const int n = iterations() * 50;
+    for (int k = 0; k < n && !w->failures; k++) {
+        r = dmlCommandRecorderRecordDispatch(w->recorder, w->queue, w->shared, table);
+        if (r != DML_E_INVALID_CALL || !quotes_a_whole_name(dmlGetLastErrorMessage()))
+            note_failure(w, "unbound dispatch: a message naming the compiled operator", r);
+        r = dmlBindingTableBindInputs(table, 1, &bad);
+        if (r != DML_E_INVALIDARG || !quotes_a_whole_name(dmlGetLastErrorMessage()))
+            note_failure(w, "bad bind: a message naming the compiled operator and the table", r);
+        if (k % 10 == 0)
+            run_one(w, w->shared, 0);
+    }
+    dmlRelease(table);
+    return NULL;
+}
+
+/* dmlSetName on a compiled operator, its operator and a table while other
+ * threads dispatch them, on a debug device (whose messages also go to the
+ * callback): race-free (run-tsan.sh), and every message quotes a whole name. */
+START_TEST(rename_while_dispatching)
+{
+    const char* backend = g_backends[_i];
+    shape_for(backend);
+    dmlSetMessageCallback(count_debug_message, NULL);
+    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
+    DMLDevice device = NULL;
+    OK(dmlCreateDevice(&dd, &device));
+    opdesc o;
+    opdesc_init(&o, 0);
+    DMLOperator op = NULL;
+    DMLCompiledOperator co = NULL;
+    OK(dmlDeviceCreateOperator(device, &o.d, &op));
+    OK(dmlDeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &co));
+    OK(dmlSetName(co, g_names[0]));
+    OK(dmlSetName(op, g_names[1]));
+    enum { N = 3 };
+    worker w[N];
+    pthread_t t[N], renaming;
+    for (int i = 0; i < N; i++) {
+        worker_init(&w[i], device, i);
+        dmlAddRef(co);
+        w[i].shared = co;
+    }
+    renamer r = { { co, op, w[0].buffer } };
+    atomic_store(&g_renaming, 1);
+    ck_assert_int_eq(pthread_create(&renaming, NULL, rename_thread, &r), 0);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, named_dispatch_thread, &w[i]), 0);
+    for (int i = 0; i < N; i++)
+        pthread_join(t[i], NULL);
+    atomic_store(&g_renaming, 0);
+    pthread_join(renaming, NULL);
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(w[i].failures == 0, "[%s] %s", backend, w[i].why);
+        worker_fini(&w[i]);
+    }
+    ck_assert_uint_gt(atomic_load(&g_debug_messages), 0);
+    dmlRelease(co);
+    dmlRelease(op);
+    dmlRelease(device);
+    dmlSetMessageCallback(NULL, NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("threads");
@@ -307,6 +429,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, shared_device, 0, 2);
     tcase_add_loop_test(tc, release_while_siblings_work, 0, 2);
+    tcase_add_loop_test(tc, rename_while_dispatching, 0, 2);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

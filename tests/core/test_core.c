@@ -234,18 +234,93 @@ START_TEST(reverse_subsequences_keeps_its_axis)
 }
 END_TEST
 
-START_TEST(large_strides_leave_32_bit_indexing)
+/* 32-bit indexing is chosen on element offsets (kernels scale by the element
+ * size in 64 bits): each case puts the largest element offset of one tensor,
+ * or the element count, exactly at INT32_MAX (32-bit) and one past (64-bit),
+ * for every element size. */
+static const DML_TENSOR_DATA_TYPE every_size[] = { DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64 };
+#define LAST32 0x7FFFFFFFu
+
+/* SLICE1 copying elements 0 and `stride` of the input (input strided) or
+ * into elements 0 and `stride` of the output (output strided). */
+static uint32_t index32_of_strided(DML_TENSOR_DATA_TYPE type, uint32_t stride, bool output_strided)
 {
-    const uint32_t in_sizes[] = { 2, 1 }, in_strides[] = { 0x40000000, 1 }, sizes[] = { 2, 1 };
+    const uint32_t two[] = { 2 }, strided[] = { stride }, offsets[] = { 0 };
+    const int32_t steps[] = { 1 };
     tensor_spec in, out;
-    make_tensor(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, in_sizes, in_strides);
-    make_tensor(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, NULL);
-    const uint32_t offsets[] = { 0, 0 };
-    const int32_t strides[] = { 1, 1 };
-    DML_SLICE1_OPERATOR_DESC slice = { &in.desc, &out.desc, 2, offsets, sizes, strides };
+    make_tensor(&in, type, 1, two, output_strided ? NULL : strided);
+    make_tensor(&out, type, 1, two, output_strided ? strided : NULL);
+    DML_SLICE1_OPERATOR_DESC slice = { &in.desc, &out.desc, 1, offsets, two, steps };
     DML_OPERATOR_DESC desc = { DML_OPERATOR_SLICE1, &slice };
-    dml_plan plan = build(&desc);
-    ck_assert_uint_eq(plan.index32, 0);
+    return build(&desc).index32;
+}
+
+START_TEST(index32_bounds_element_offsets_not_bytes)
+{
+    for (size_t t = 0; t < sizeof every_size / sizeof every_size[0]; ++t) {
+        for (int side = 0; side < 2; ++side) {
+            ck_assert_uint_eq(index32_of_strided(every_size[t], LAST32, side), 1);
+            ck_assert_uint_eq(index32_of_strided(every_size[t], LAST32 + 1u, side), 0);
+        }
+    }
+}
+END_TEST
+
+/* One element read at input offset `offset` (the plan's in_offset). */
+START_TEST(index32_bounds_the_input_offset)
+{
+    for (size_t t = 0; t < sizeof every_size / sizeof every_size[0]; ++t) {
+        for (uint32_t offset = LAST32; offset <= LAST32 + 1u; ++offset) {
+            const uint32_t in_sizes[] = { offset + 1u }, one[] = { 1 }, offsets[] = { offset };
+            const int32_t steps[] = { 1 };
+            tensor_spec in, out;
+            make_tensor(&in, every_size[t], 1, in_sizes, NULL);
+            make_tensor(&out, every_size[t], 1, one, NULL);
+            DML_SLICE1_OPERATOR_DESC slice = { &in.desc, &out.desc, 1, offsets, one, steps };
+            DML_OPERATOR_DESC desc = { DML_OPERATOR_SLICE1, &slice };
+            dml_plan plan = build(&desc);
+            ck_assert_int_eq(plan.in_offset, (int64_t)offset);
+            ck_assert_uint_eq(plan.index32, offset <= LAST32);
+        }
+    }
+}
+END_TEST
+
+START_TEST(index32_bounds_the_element_count)
+{
+    for (size_t t = 0; t < sizeof every_size / sizeof every_size[0]; ++t) {
+        for (uint32_t count = LAST32; count <= LAST32 + 1u; ++count) {
+            const uint32_t sizes[] = { count }, offsets[] = { 0 };
+            const int32_t steps[] = { 1 };
+            tensor_spec in, out;
+            make_tensor(&in, every_size[t], 1, sizes, NULL);
+            make_tensor(&out, every_size[t], 1, sizes, NULL);
+            DML_SLICE1_OPERATOR_DESC slice = { &in.desc, &out.desc, 1, offsets, sizes, steps };
+            DML_OPERATOR_DESC desc = { DML_OPERATOR_SLICE1, &slice };
+            dml_plan plan = build(&desc);
+            ck_assert_uint_eq(plan.element_count, count);
+            ck_assert_uint_eq(plan.index32, count <= LAST32);
+        }
+    }
+}
+END_TEST
+
+/* The lengths tensor (8-byte elements) is bounded the same way. */
+START_TEST(index32_bounds_the_lengths_offsets)
+{
+    for (uint32_t stride = LAST32; stride <= LAST32 + 1u; ++stride) {
+        const uint32_t sizes[] = { 2, 2 }, len_sizes[] = { 2, 1 }, len_strides[] = { stride, 1 };
+        tensor_spec in, out, len;
+        make_tensor(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, NULL);
+        make_tensor(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, NULL);
+        make_tensor(&len, DML_TENSOR_DATA_TYPE_UINT64, 2, len_sizes, len_strides);
+        DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs = { &in.desc, &len.desc, &out.desc, 1 };
+        DML_OPERATOR_DESC desc = { DML_OPERATOR_REVERSE_SUBSEQUENCES, &rs };
+        dml_plan plan = build(&desc);
+        ck_assert_uint_eq(plan.kind, DML_PLAN_REVERSE_SUBSEQUENCES);
+        ck_assert_uint_eq(plan.index32, stride <= LAST32);
+    }
 }
 END_TEST
 
@@ -430,7 +505,10 @@ static Suite* core_suite(void)
     tcase_add_test(plans, reversal_folds_into_a_negative_stride);
     tcase_add_test(plans, permuted_output_is_walked_in_output_order);
     tcase_add_test(plans, reverse_subsequences_keeps_its_axis);
-    tcase_add_test(plans, large_strides_leave_32_bit_indexing);
+    tcase_add_test(plans, index32_bounds_element_offsets_not_bytes);
+    tcase_add_test(plans, index32_bounds_the_input_offset);
+    tcase_add_test(plans, index32_bounds_the_element_count);
+    tcase_add_test(plans, index32_bounds_the_lengths_offsets);
     tcase_add_loop_test(plans, random_plans_mean_what_the_spec_says, 0, 8);
     suite_add_tcase(s, plans);
     return s;

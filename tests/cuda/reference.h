@@ -1,6 +1,6 @@
 /*
  * reference.h — a naive reference for the three operators, written from
- * shared/spec/operators.md alone (no plan, no launcher): an odometer over the
+ * docs/operators.md alone (no plan, no launcher): an odometer over the
  * output coordinates, each element's input coordinate computed by the spec's
  * pseudocode on the operator as the case describes it.
  */

@@ -475,14 +475,17 @@ static void sparse_touch(sparse* s, uint64_t from, uint64_t bytes, uint64_t seed
         s->base[k] = (unsigned char)((k * 2654435761u + seed) >> 7);
 }
 
-/* Runs c (whose input is huge) against the reference; rows[] are the element
- * ranges of the input that are read: [start, start + count) in elements. */
-static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int range_count, int mode, const char* what)
+/* Runs c (whose input is huge: more than 2^31 bytes) against the reference;
+ * rows[] are the element ranges of the input that are read: [start, start +
+ * count) in elements. index32: whether the plan must index in 32 bits (element
+ * offsets below 2^31, byte offsets above). */
+static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int range_count, int mode, int index32,
+    const char* what)
 {
     dml_op_desc op;
     dml_plan plan;
     ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
-    ck_assert_msg(!plan.index32, "%s: the plan has 32-bit indexing", what);
+    ck_assert_msg(plan.index32 == (uint32_t)index32, "%s: index32 = %u", what, plan.index32);
     uint64_t in_bytes = gather_tensor_bytes(c, 0);
     ck_assert_uint_gt(in_bytes, (uint64_t)INT32_MAX);
     sparse s;
@@ -516,7 +519,8 @@ static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int rang
         dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
         dml_cuda_launch launch;
         dml_cuda_prepare(&plan, &args, sm_counts[k], &launch);
-        ck_assert_msg(launch.wide && !launch.is_copy, "%s: not a 64-bit kernel launch", what);
+        ck_assert_msg(launch.wide == !index32 && !launch.is_copy, "%s: not a %s-bit kernel launch", what,
+            index32 ? "32" : "64");
         ck_assert_msg(launch.mode == mode, "%s: mode %s, expected %s", what, mode_text(launch.mode),
             mode_text(mode));
         dml_coalescing stats;
@@ -532,11 +536,16 @@ static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int rang
     gather_buffers_free(&b);
 }
 
-START_TEST(wide_indexing)
+/* Huge inputs: rows 2^30 + 64 elements apart, more than 2^31 elements in
+ * all (64-bit indexing), and for 4- and 8-byte elements rows 2^29 + 64
+ * elements apart: element offsets below 2^31 but byte offsets above (32-bit
+ * indexing, each offset scaled to bytes in 64 bits). */
+static void huge_inputs(int index32)
 {
-    for (uint32_t e = 1; e <= 8; e *= 2) {
-        /* rows 1 GiB + 64 elements apart: at least 3 GiB of input for bytes */
-        uint64_t pitch = (e >= 4 ? (1ull << 29) : (1ull << 30)) + 64;
+    uint32_t first_e = index32 ? 4 : 1;
+    uint64_t pitch_base = index32 ? (1ull << 29) : (1ull << 30);
+    for (uint32_t e = first_e; e <= 8; e *= 2) {
+        uint64_t pitch = pitch_base + 64;
         uint32_t R = 3, n = 64;
         gather_case c;
         char what[64];
@@ -548,27 +557,27 @@ START_TEST(wide_indexing)
             ranges[r][0] = r * pitch + start;
             ranges[r][1] = n;
         }
-        snprintf(what, sizeof what, "wide vector e=%u", e);
-        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, what);
+        snprintf(what, sizeof what, "%s vector e=%u", index32 ? "narrow" : "wide", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, index32, what);
         /* reversed */
         c.window_strides[1] = -1;
-        snprintf(what, sizeof what, "wide reversed e=%u", e);
-        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR_REVERSED, what);
+        snprintf(what, sizeof what, "%s reversed e=%u", index32 ? "narrow" : "wide", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR_REVERSED, index32, what);
         /* vector: window one element further (misaligned relative to the
          * output: each vector read as the two aligned vectors holding it) */
         c.window_strides[1] = 1;
         c.offsets[1] += 1;
         for (uint32_t r = 0; r < R; ++r)
             ranges[r][0] += 1;
-        snprintf(what, sizeof what, "wide misaligned e=%u", e);
-        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, what);
+        snprintf(what, sizeof what, "%s misaligned e=%u", index32 ? "narrow" : "wide", e);
+        run_wide(&c, (const uint64_t(*)[2])ranges, (int)R, DML_CUDA_MODE_VECTOR, index32, what);
     }
     /* REVERSE_SUBSEQUENCES over rows far apart (input strides {pitch, 1}),
      * axis 0, lengths broadcast along the row, and axis 1, the reversal along
      * the row: both vector */
-    for (uint32_t e = 1; e <= 8; e *= 2) {
+    for (uint32_t e = first_e; e <= 8; e *= 2) {
         for (uint32_t axis = 0; axis < 2; ++axis) {
-            uint64_t pitch = (e >= 4 ? (1ull << 29) : (1ull << 30)) + 64;
+            uint64_t pitch = pitch_base + 64;
             gather_case c;
             memset(&c, 0, sizeof c);
             c.type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
@@ -589,10 +598,21 @@ START_TEST(wide_indexing)
                 ranges[r][1] = 48;
             }
             char what[64];
-            snprintf(what, sizeof what, "wide RS e=%u axis %u", e, axis);
-            run_wide(&c, (const uint64_t(*)[2])ranges, 4, DML_CUDA_MODE_VECTOR, what);
+            snprintf(what, sizeof what, "%s RS e=%u axis %u", index32 ? "narrow" : "wide", e, axis);
+            run_wide(&c, (const uint64_t(*)[2])ranges, 4, DML_CUDA_MODE_VECTOR, index32, what);
         }
     }
+}
+
+START_TEST(wide_indexing)
+{
+    huge_inputs(0);
+}
+END_TEST
+
+START_TEST(narrow_indexing_of_byte_offsets_past_2GiB)
+{
+    huge_inputs(1);
 }
 END_TEST
 
@@ -609,6 +629,7 @@ static Suite* suite(void)
     tcase_add_test(tc, copy_launches);
     tcase_add_test(tc, spec_examples);
     tcase_add_test(tc, wide_indexing);
+    tcase_add_test(tc, narrow_indexing_of_byte_offsets_past_2GiB);
     suite_add_tcase(s, tc);
     return s;
 }

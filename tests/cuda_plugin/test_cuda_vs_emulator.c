@@ -5,7 +5,23 @@
  * reference (tests/cpu/cpu_test_util.c, sentinels included). Each plan runs
  * with the GPU's SM count and with 1 SM (the grid-stride loop).
  *
- * Needs a GPU: exits 77 (skipped) without one. DML_TEST_SEED replays a seed.
+ * Every kernel variant must be reached: a variant is what selects a kernel in
+ * kernels.cu (element size, mode, index width, REVERSE_SUBSEQUENCES, outer
+ * rank), read from the launch (launch.h), so new modes are counted without
+ * changes here; the sweep repeats with new random plans until the number of
+ * variants seen equals dml_cuda_kernel_count().
+ *
+ *   test_cuda_vs_emulator                 the sweep; outputs with 256 sentinel bytes on each side
+ *   test_cuda_vs_emulator --quick         one plan per variant, exact-size allocations (for
+ *                                         compute-sanitizer: an access past a buffer is an error)
+ *   test_cuda_vs_emulator --large         the sweep, then two plans above 2^31 elements (64-bit
+ *                                         indexing; vector-reversed and scalar), checked against
+ *                                         their closed form, sentinels around the output
+ *   test_cuda_vs_emulator --emulator-only no GPU needed: the emulator against the reference and
+ *                                         the variant coverage (CI runs this)
+ *
+ * Needs a GPU except with --emulator-only: exits 77 (skipped) without one.
+ * DML_TEST_SEED replays a seed.
  */
 #include <cuda_runtime_api.h>
 #include <inttypes.h>
@@ -19,8 +35,12 @@
 #include "launch.h"
 
 #define SKIP 77
+#define GUARD 256 /* sentinel bytes each side of an output; keeps cudaMalloc's 256-byte alignment */
+#define MAX_VARIANTS 1024
+#define MAX_ROUNDS 64
 
 static int failures;
+static int on_gpu = 1, quick;
 
 #define CHECK_CUDA(call)                                                                             \
     do {                                                                                             \
@@ -31,6 +51,38 @@ static int failures;
             exit(1);                                                                                 \
         }                                                                                            \
     } while (0)
+
+/* ---- kernel variants ------------------------------------------------------- */
+
+typedef struct variant {
+    uint32_t element_size;
+    int mode, wide, reverse, outer_rank;
+} variant;
+
+static variant seen[MAX_VARIANTS];
+static int seen_count;
+
+static variant variant_of(const dml_cuda_launch* l)
+{
+    variant v = { l->element_size, l->mode, l->wide, l->reverse, l->outer_rank };
+    return v;
+}
+
+/* Records the launch's variant; 1 when it is new. */
+static int record_variant(const dml_cuda_launch* l)
+{
+    if (l->is_copy || l->grid == 0)
+        return 0;
+    variant v = variant_of(l);
+    for (int i = 0; i < seen_count; i++)
+        if (!memcmp(&seen[i], &v, sizeof v))
+            return 0;
+    if (seen_count < MAX_VARIANTS)
+        seen[seen_count++] = v;
+    return 1;
+}
+
+/* ---- one plan -------------------------------------------------------------- */
 
 static void describe(const test_case* t, const dml_cuda_launch* l, uint32_t sms, char* text, size_t size)
 {
@@ -44,48 +96,79 @@ static void describe(const test_case* t, const dml_cuda_launch* l, uint32_t sms,
             p->in_strides[d], p->out_strides[d]);
 }
 
-/* One plan on the GPU and in the emulator; every byte compared. */
+static void* device_copy(const void* host, size_t bytes)
+{
+    void* p = NULL;
+    CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));
+    if (bytes)
+        CHECK_CUDA(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    return p;
+}
+
+/* The plan on the GPU: the output bytes it leaves, sentinels included, in got
+ * (output_bytes). Outside --quick the output has GUARD sentinel bytes on each
+ * side, checked here; with --quick every buffer has exactly its size. */
+static void run_on_gpu(test_case* t, uint32_t sms, dml_cuda_launch* launch, uint8_t* got, const char* text)
+{
+    size_t guard = quick ? 0 : GUARD;
+    uint8_t* framed = malloc(t->output_bytes + 2 * guard);
+    if (!framed)
+        abort();
+    memset(framed, 0xC3, guard);
+    memcpy(framed + guard, t->sentinel, t->output_bytes);
+    memset(framed + guard + t->output_bytes, 0x3C, guard);
+    void* input = device_copy(t->input, t->input_bytes);
+    void* lengths = t->lengths_bytes ? device_copy(t->lengths, t->lengths_bytes) : NULL;
+    uint8_t* output = device_copy(framed, t->output_bytes + 2 * guard);
+    dml_plan_args device_args = { input, lengths, output + guard };
+    dml_cuda_prepare(&t->plan, &device_args, sms, launch);
+    CHECK_CUDA(dml_cuda_launch_gather(launch, 0));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(framed, output, t->output_bytes + 2 * guard, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < guard; i++) {
+        if (framed[i] != 0xC3 || framed[guard + t->output_bytes + i] != 0x3C) {
+            fprintf(stderr, "FAIL: the GPU wrote a sentinel byte %s the output: %s\n",
+                framed[i] != 0xC3 ? "before" : "after", text);
+            failures++;
+            break;
+        }
+    }
+    memcpy(got, framed + guard, t->output_bytes);
+    cudaFree(input);
+    cudaFree(output);
+    cudaFree(lengths);
+    free(framed);
+}
+
+/* One plan in the emulator and (unless --emulator-only) on the GPU; every
+ * byte compared with each other and the reference. */
 static void run_case(test_case* t, uint32_t sms)
 {
-    /* the emulator, on the host buffers */
     case_reset_output(t);
     dml_plan_args host_args = case_args(t);
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&t->plan, &host_args, sms, &host_launch);
     dml_cuda_emulate(&host_launch, NULL);
-
-    /* the GPU, on device copies (cudaMalloc: 256-byte aligned, as the host
-     * buffers are 64-byte aligned: the same vectorisation decisions) */
-    void *input = NULL, *output = NULL, *lengths = NULL;
-    CHECK_CUDA(cudaMalloc(&input, t->input_bytes ? t->input_bytes : 1));
-    CHECK_CUDA(cudaMalloc(&output, t->output_bytes ? t->output_bytes : 1));
-    if (t->lengths_bytes) {
-        CHECK_CUDA(cudaMalloc(&lengths, t->lengths_bytes));
-        CHECK_CUDA(cudaMemcpy(lengths, t->lengths, t->lengths_bytes, cudaMemcpyHostToDevice));
-    }
-    CHECK_CUDA(cudaMemcpy(input, t->input, t->input_bytes, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(output, t->sentinel, t->output_bytes, cudaMemcpyHostToDevice));
-    dml_plan_args device_args = { input, lengths, output };
-    dml_cuda_launch launch;
-    dml_cuda_prepare(&t->plan, &device_args, sms, &launch);
-    CHECK_CUDA(dml_cuda_launch_gather(&launch, 0));
-    CHECK_CUDA(cudaDeviceSynchronize());
-    uint8_t* got = malloc(t->output_bytes ? t->output_bytes : 1);
-    CHECK_CUDA(cudaMemcpy(got, output, t->output_bytes, cudaMemcpyDeviceToHost));
-    cudaFree(input);
-    cudaFree(output);
-    cudaFree(lengths);
+    record_variant(&host_launch);
 
     char text[1024];
-    describe(t, &launch, sms, text, sizeof text);
-    if (launch.is_copy != host_launch.is_copy || launch.mode != host_launch.mode || launch.wide != host_launch.wide ||
-        launch.grid != host_launch.grid || launch.outer_rank != host_launch.outer_rank) {
-        fprintf(stderr, "FAIL: different launches for host and device buffers: %s\n", text);
-        failures++;
-    }
+    describe(t, &host_launch, sms, text, sizeof text);
     const char* emulated = case_compare(t); /* the emulator's output against the reference */
     if (*emulated) {
         fprintf(stderr, "FAIL: emulator != reference: %s: %s\n", emulated, text);
+        failures++;
+    }
+    if (!on_gpu)
+        return;
+
+    uint8_t* got = malloc(t->output_bytes ? t->output_bytes : 1);
+    if (!got)
+        abort();
+    dml_cuda_launch launch;
+    run_on_gpu(t, sms, &launch, got, text);
+    if (launch.is_copy != host_launch.is_copy || launch.mode != host_launch.mode || launch.wide != host_launch.wide ||
+        launch.grid != host_launch.grid || launch.outer_rank != host_launch.outer_rank) {
+        fprintf(stderr, "FAIL: different launches for host and device buffers: %s\n", text);
         failures++;
     }
     for (size_t i = 0; i < t->output_bytes; i++) {
@@ -99,26 +182,16 @@ static void run_case(test_case* t, uint32_t sms)
     free(got);
 }
 
-int main(void)
+/* ---- the sweep --------------------------------------------------------------- */
+
+/* Kernels compiled but never launched: a rank-1 forward row is a copy
+ * (launch.c), so VECTOR at outer rank 0 never happens. */
+static int unreachable_kernels(void) { return 4; }
+
+/* One round over kinds, ranks, element sizes and layouts. --quick runs only
+ * plans whose variant is new (and those at 1 SM too). Returns plans run. */
+static int sweep(rng* r, uint32_t sms, int round)
 {
-    int devices = 0;
-    cudaError_t e = cudaGetDeviceCount(&devices);
-    if (e != cudaSuccess || devices == 0) {
-        printf("SKIPPED: needs a CUDA GPU: %s\n", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA-capable device");
-        return SKIP;
-    }
-    int sm_attr = 0;
-    CHECK_CUDA(cudaSetDevice(0));
-    CHECK_CUDA(cudaDeviceGetAttribute(&sm_attr, cudaDevAttrMultiProcessorCount, 0));
-    uint32_t sms = (uint32_t)sm_attr;
-
-    uint64_t seed = 0x9E3779B97F4A7C15ull;
-    const char* env = getenv("DML_TEST_SEED");
-    if (env && *env)
-        seed = strtoull(env, NULL, 0);
-    printf("seed %" PRIu64 " (DML_TEST_SEED replays it), %u SMs\n", seed, sms);
-    rng r = { seed };
-
     static const layout outs[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE };
     static const layout ins[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE, LAYOUT_RANDOM,
         LAYOUT_REVERSED, LAYOUT_BROADCAST };
@@ -130,20 +203,168 @@ int main(void)
                 for (size_t o = 0; o < sizeof outs / sizeof *outs; o++)
                     for (size_t in = 0; in < sizeof ins / sizeof *ins; in++) {
                         /* mostly small plans; every 16th large enough for the grid-stride loop at 1 SM */
-                        uint64_t max = (cases % 16 == 15) ? (1u << 20) : 4096;
+                        uint64_t max = (cases % 16 == 15 && !quick) ? (1u << 20) : 4096;
                         case_spec spec = { .kind = kind, .rank = rank, .element_size = esizes[e_i],
                             .max_elements = max, .in_layout = ins[in], .out_layout = outs[o], .axis = -1,
                             .lengths_element_size = (cases & 1) ? 8 : 4, .len_inner = 2 };
                         test_case t;
-                        case_make(&t, &r, &spec);
+                        case_make(&t, r, &spec);
                         /* case_make plans are 64-bit indexed; these buffers fit 32 bits, so half the cases
                          * take the narrow kernels. */
-                        t.plan.index32 = (uint32_t)(rng_next(&r) & 1);
+                        t.plan.index32 = (uint32_t)(rng_next(r) & 1);
+                        dml_plan_args args = case_args(&t);
+                        dml_cuda_launch l;
+                        dml_cuda_prepare(&t.plan, &args, sms, &l);
+                        if (quick || round > 0) {
+                            /* Only plans that reach a variant not yet run. */
+                            int is_new = !l.is_copy && l.grid > 0;
+                            variant v = variant_of(&l);
+                            for (int i = 0; is_new && i < seen_count; i++)
+                                is_new = memcmp(&seen[i], &v, sizeof v) != 0;
+                            if (!is_new) {
+                                case_free(&t);
+                                continue;
+                            }
+                        }
                         run_case(&t, sms);
                         run_case(&t, 1);
                         case_free(&t);
                         cases++;
                     }
-    printf("%d plans, each at %u SMs and at 1 SM: %d failure(s)\n", cases, sms, failures);
+    return cases;
+}
+
+/* ---- above 2^31 elements ------------------------------------------------------ */
+
+static uint8_t pattern_byte(uint64_t i) { return (uint8_t)(i * 131u + (i >> 11) + 7u); }
+
+/* A plan of more than 2^31 one-byte elements, on the GPU only (the emulator
+ * would take minutes), against the closed form expected(j), GUARD sentinel
+ * bytes each side of the output. */
+static void large_case(const char* name, const dml_plan* plan, uint64_t input_bytes, uint32_t sms,
+    uint8_t (*expected)(uint64_t j))
+{
+    uint64_t n = plan->element_count;
+    uint8_t* host = malloc(input_bytes > n + 2 * GUARD ? input_bytes : n + 2 * GUARD);
+    if (!host)
+        abort();
+    for (uint64_t i = 0; i < input_bytes; i++)
+        host[i] = pattern_byte(i);
+    void* input = device_copy(host, input_bytes);
+    uint8_t* output = NULL;
+    CHECK_CUDA(cudaMalloc((void**)&output, n + 2 * GUARD));
+    CHECK_CUDA(cudaMemset(output, 0xC3, n + 2 * GUARD));
+    dml_plan_args args = { input, NULL, output + GUARD };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(plan, &args, sms, &launch);
+    record_variant(&launch);
+    CHECK_CUDA(dml_cuda_launch_gather(&launch, 0));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(host, output, n + 2 * GUARD, cudaMemcpyDeviceToHost));
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < GUARD; i++)
+        if (host[i] != 0xC3 || host[GUARD + n + i] != 0xC3)
+            bad++;
+    if (bad)
+        fprintf(stderr, "FAIL: large %s: %" PRIu64 " sentinel byte(s) overwritten\n", name, bad);
+    uint64_t wrong = 0;
+    for (uint64_t j = 0; j < n; j++)
+        if (host[GUARD + j] != expected(j) && wrong++ == 0)
+            first = j;
+    if (wrong)
+        fprintf(stderr, "FAIL: large %s: %" PRIu64 " wrong byte(s), the first at %" PRIu64 ": 0x%02x, expected 0x%02x\n",
+            name, wrong, first, host[GUARD + first], expected(first));
+    failures += (bad || wrong);
+    printf("large %s: %" PRIu64 " elements, mode %d wide %d grid %u x %u: %s\n", name, n, launch.mode, launch.wide,
+        launch.grid, launch.block, bad || wrong ? "FAILED" : "ok");
+    cudaFree(input);
+    cudaFree(output);
+    free(host);
+}
+
+#define LARGE_N ((1ull << 31) + 4099)         /* reversal: odd, so rows end misaligned */
+#define LARGE_C ((1ull << 30) + 3)            /* transpose: 2 x C elements */
+static uint8_t reversed_byte(uint64_t j) { return pattern_byte(LARGE_N - 1 - j); }
+static uint8_t transposed_byte(uint64_t j) { return pattern_byte((j % LARGE_C) * 2 + j / LARGE_C); }
+
+static void large_cases(uint32_t sms)
+{
+    dml_plan p;
+    memset(&p, 0, sizeof p);
+    p.kind = DML_PLAN_GATHER;
+    p.element_size = 1;
+    p.axis = -1;
+    p.rank = 1; /* out[j] = in[N - 1 - j] */
+    p.element_count = p.sizes[0] = LARGE_N;
+    p.in_offset = (int64_t)LARGE_N - 1;
+    p.in_strides[0] = -1;
+    p.out_strides[0] = 1;
+    large_case("reversal", &p, LARGE_N, sms, reversed_byte);
+    p.rank = 2; /* out[r][c] = in[c][r], in: C x 2 */
+    p.in_offset = 0;
+    p.sizes[0] = 2;
+    p.sizes[1] = LARGE_C;
+    p.element_count = 2 * LARGE_C;
+    p.in_strides[0] = 1;
+    p.in_strides[1] = 2;
+    p.out_strides[0] = (int64_t)LARGE_C;
+    p.out_strides[1] = 1;
+    large_case("transpose", &p, 2 * LARGE_C, sms, transposed_byte);
+}
+
+int main(int argc, char** argv)
+{
+    int large = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--large"))
+            large = 1;
+        else if (!strcmp(argv[i], "--emulator-only"))
+            on_gpu = 0;
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--large] [--emulator-only]\n", argv[0]);
+            return 2;
+        }
+    }
+    uint32_t sms = 132; /* an H100's, without a GPU */
+    if (on_gpu) {
+        int devices = 0;
+        cudaError_t e = cudaGetDeviceCount(&devices);
+        if (e != cudaSuccess || devices == 0) {
+            printf("SKIPPED: needs a CUDA GPU: %s\n", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA-capable device");
+            return SKIP;
+        }
+        int sm_attr = 0;
+        CHECK_CUDA(cudaSetDevice(0));
+        CHECK_CUDA(cudaDeviceGetAttribute(&sm_attr, cudaDevAttrMultiProcessorCount, 0));
+        sms = (uint32_t)sm_attr;
+    }
+
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    const char* env = getenv("DML_TEST_SEED");
+    if (env && *env)
+        seed = strtoull(env, NULL, 0);
+    printf("seed %" PRIu64 " (DML_TEST_SEED replays it), %u SMs%s%s\n", seed, sms, on_gpu ? "" : ", emulator only",
+        quick ? ", one plan per kernel variant, exact-size allocations" : "");
+    rng r = { seed };
+
+    const int kernels = dml_cuda_kernel_count() - unreachable_kernels();
+    int cases = 0, rounds = 0;
+    while (rounds < MAX_ROUNDS && (rounds == 0 || seen_count < kernels))
+        cases += sweep(&r, sms, rounds++);
+    printf("kernel variants reached: %d of %d launchable, in %d round(s)\n", seen_count, kernels, rounds);
+    if (seen_count != kernels) {
+        fprintf(stderr, "FAIL: %d kernel variant(s) never reached; reached:", kernels - seen_count);
+        for (int i = 0; i < seen_count; i++)
+            fprintf(stderr, " e%u/m%d/w%d/r%d/o%d", seen[i].element_size, seen[i].mode, seen[i].wide,
+                seen[i].reverse, seen[i].outer_rank);
+        fprintf(stderr, "\n");
+        failures++;
+    }
+    if (large && on_gpu)
+        large_cases(sms);
+    printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,
+        on_gpu ? " on the GPU and in the emulator" : " in the emulator", failures);
     return failures ? 1 : 0;
 }

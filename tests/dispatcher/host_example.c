@@ -1,5 +1,5 @@
 /*
- * host_example.c — a host program written only from shared/spec/abi.md and
+ * host_example.c — a host program written only from docs/contract.md and
  * operators.md, built against an installed (and moved) tree by
  * install_test.sh: with pkg-config, and with find_package(dml).
  *

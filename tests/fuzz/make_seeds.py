@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpus (tests/fuzz/corpus/seed_*) for fuzz_operators.c: the
-documented examples of shared/spec/operators.md (shapes and parameters; the
+documented examples of docs/operators.md (shapes and parameters; the
 data comes from each input's seed), encoded in the order decode() reads.
 Usage: tests/fuzz/make_seeds.py [corpus-dir]"""
 import os, sys

@@ -392,6 +392,159 @@ START_TEST(buffer_sizes_at_the_limit)
 }
 END_TEST
 
+/* ---- Persistent resource size -------------------------------------------- */
+
+/* Compiles REVERSE_SUBSEQUENCES with both inputs OWNED_BY_DML and the given
+ * TotalTensorSizeInBytes (valid tensors: small sizes, huge totals). Returns the
+ * result; on success *size is the reported PersistentResourceSize. */
+static DML_RESULT compile_owned(uint64_t input_total, uint64_t lengths_total, uint64_t* size)
+{
+    static const uint32_t sizes[2] = { 2, 4 };
+    rev r;
+    rev_init(&r, 2, sizes, 1);
+    r.in.buf.Flags = DML_TENSOR_FLAG_OWNED_BY_DML;
+    r.len.buf.Flags = DML_TENSOR_FLAG_OWNED_BY_DML;
+    r.in.buf.TotalTensorSizeInBytes = input_total;
+    r.len.buf.TotalTensorSizeInBytes = lengths_total;
+    DMLOperator op = NULL;
+    DMLCompiledOperator co = NULL;
+    h_assert_ok(dmlDeviceCreateOperator(H.device, &r.op, &op));
+    DML_RESULT result = dmlDeviceCompileOperator(H.device, op, DML_EXECUTION_FLAG_NONE, &co);
+    if (result >= 0) {
+        *size = dmlDispatchableGetBindingProperties(co).PersistentResourceSize;
+        /* A resource smaller than that is refused at bind time. */
+        DMLBindingTable table = NULL;
+        DML_BINDING_TABLE_DESC td = { co };
+        h_assert_ok(dmlDeviceCreateBindingTable(H.device, &td, &table));
+        DMLBuffer b = h_buffer(&H, 4096, NULL);
+        DML_BUFFER_BINDING bb = { b, 0, 4096 };
+        DML_BINDING_DESC bd = { DML_BINDING_TYPE_BUFFER, &bb };
+        h_assert_result(dmlBindingTableBindPersistentResource(table, &bd), DML_E_INVALIDARG);
+        dmlRelease(b);
+        dmlRelease(table);
+        dmlRelease(co);
+    } else {
+        ck_assert_ptr_null(co);
+    }
+    dmlRelease(op);
+    return result;
+}
+
+/* Each owned input takes its TotalTensorSizeInBytes rounded up to 256 bytes;
+ * the sum must fit in 64 bits (the largest: 2^64 - 256). */
+START_TEST(persistent_size_sum_overflows_64_bits)
+{
+    const uint64_t top = 0 - (uint64_t)256; /* 2^64 - 256, the largest multiple of 256 */
+    uint64_t size = 0;
+    /* The case: 2 x (2^63 - 1) rounds to 2 x 2^63 = 2^64, which wrapped to 0. */
+    h_assert_result(compile_owned(INT64_MAX, INT64_MAX, &size), DML_E_INVALIDARG);
+    const char* message = dmlGetLastErrorMessage();
+    ck_assert_msg(strstr(message, "dmlDeviceCompileOperator") && strstr(message, "input 0 (9223372036854775807 bytes)") &&
+            strstr(message, "input 1 (9223372036854775807 bytes)") && strstr(message, "persistent"),
+        "%s", message);
+    /* Exactly at the limit, then one byte over it: in the sum, then in one
+     * input's own rounding. (The lengths tensor's minimum is 8 bytes.) */
+    h_assert_ok(compile_owned(top - 256, 256, &size));
+    ck_assert_uint_eq(size, top);
+    h_assert_ok(compile_owned(top - 256, 8, &size));
+    ck_assert_uint_eq(size, top);
+    h_assert_result(compile_owned(top - 256, 257, &size), DML_E_INVALIDARG);
+    h_assert_result(compile_owned(top, 8, &size), DML_E_INVALIDARG);
+    h_assert_result(compile_owned(top + 1, 8, &size), DML_E_INVALIDARG);
+    h_assert_result(compile_owned(UINT64_MAX, 8, &size), DML_E_INVALIDARG);
+}
+END_TEST
+
+/* ---- Range ends at their boundaries -------------------------------------- */
+
+/* Buffer sizes within a rounding or header of 2^64, and just past 2^63 - 1:
+ * refused, never wrapped into a small allocation. */
+START_TEST(buffer_sizes_near_2_64)
+{
+    static const uint64_t below[] = { 0, 1, 15, 16, 255, 256, 257, 511, 512, 513, 4096 + 511, 4096 + 512, 4096 + 513 };
+    for (size_t i = 0; i < sizeof below / sizeof below[0]; i++) {
+        DMLBuffer b = NULL;
+        h_assert_result(dmlDeviceCreateBuffer(H.device, UINT64_MAX - below[i], &b), DML_E_OUTOFMEMORY);
+        ck_assert_ptr_null(b);
+        h_assert_result(dmlDeviceCreateBuffer(H.device, (uint64_t)INT64_MAX + 1 + below[i], &b), DML_E_OUTOFMEMORY);
+        ck_assert_ptr_null(b);
+    }
+    h_assert_ok(dmlDeviceGetDeviceRemovedReason(H.device));
+}
+END_TEST
+
+/* Transfers and bindings: a range ending exactly at the buffer's end is
+ * accepted, one byte further is refused, and so is every sum past 2^64. */
+START_TEST(ranges_ending_at_the_buffer_end)
+{
+    enum { SIZE = 512 };
+    DMLBuffer b = h_buffer(&H, SIZE, NULL);
+    uint8_t x[SIZE];
+    memset(x, 7, sizeof x);
+    h_assert_ok(dmlCommandQueueWriteBuffer(H.queue, b, SIZE - 16, x, 16));
+    h_assert_ok(dmlCommandQueueReadBuffer(H.queue, b, 0, x, SIZE));
+    h_assert_result(dmlCommandQueueWriteBuffer(H.queue, b, SIZE - 15, x, 16), DML_E_INVALIDARG);
+    h_assert_result(dmlCommandQueueReadBuffer(H.queue, b, 1, x, SIZE), DML_E_INVALIDARG);
+    h_assert_result(dmlCommandQueueReadBuffer(H.queue, b, UINT64_MAX, x, 1), DML_E_INVALIDARG);
+    h_assert_result(dmlCommandQueueWriteBuffer(H.queue, b, 1, x, UINT64_MAX), DML_E_INVALIDARG);
+
+    /* An operator input of 16 bytes: bound to [SIZE - 16, SIZE), then one past. */
+    s1 s;
+    s1_init(&s, 16);
+    DMLOperator op = NULL;
+    DMLCompiledOperator co = NULL;
+    DMLBindingTable table = NULL;
+    h_assert_ok(dmlDeviceCreateOperator(H.device, &s.op, &op));
+    h_assert_ok(dmlDeviceCompileOperator(H.device, op, DML_EXECUTION_FLAG_NONE, &co));
+    DML_BINDING_TABLE_DESC td = { co };
+    h_assert_ok(dmlDeviceCreateBindingTable(H.device, &td, &table));
+    DML_BUFFER_BINDING bb = { b, SIZE - 16, 16 };
+    DML_BINDING_DESC bd = { DML_BINDING_TYPE_BUFFER, &bb };
+    h_assert_ok(dmlBindingTableBindInputs(table, 1, &bd));
+    bb.SizeInBytes = 17;
+    h_assert_result(dmlBindingTableBindInputs(table, 1, &bd), DML_E_INVALIDARG);
+    dmlRelease(table);
+    dmlRelease(co);
+    dmlRelease(op);
+
+    /* The same through an initializer's DML_BUFFER_ARRAY_BINDING. */
+    s1_init(&s, 16);
+    s.in.buf.Flags = DML_TENSOR_FLAG_OWNED_BY_DML;
+    h_assert_ok(dmlDeviceCreateOperator(H.device, &s.op, &op));
+    h_assert_ok(dmlDeviceCompileOperator(H.device, op, DML_EXECUTION_FLAG_NONE, &co));
+    DMLOperatorInitializer init = NULL;
+    h_assert_ok(dmlDeviceCreateOperatorInitializer(H.device, 1, &co, &init));
+    DML_BINDING_TABLE_DESC itd = { init };
+    h_assert_ok(dmlDeviceCreateBindingTable(H.device, &itd, &table));
+    static const uint64_t ranges[][3] = { /* offset, size, accepted */
+        { SIZE - 16, 16, 1 }, { SIZE - 16, 17, 0 }, { UINT64_MAX & ~15ull, 16, 0 }, { 16, UINT64_MAX - 15, 0 } };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        DML_BUFFER_BINDING element = { b, ranges[i][0], ranges[i][1] };
+        DML_BUFFER_ARRAY_BINDING array = { 1, &element };
+        DML_BINDING_DESC ad = { DML_BINDING_TYPE_BUFFER_ARRAY, &array };
+        h_assert_result(dmlBindingTableBindInputs(table, 1, &ad), ranges[i][2] ? DML_S_OK : DML_E_INVALIDARG);
+    }
+    dmlRelease(table);
+    dmlRelease(init);
+    dmlRelease(co);
+    dmlRelease(op);
+    dmlRelease(b);
+}
+END_TEST
+
+/* Wrapped memory whose end would pass the top of the address space. */
+START_TEST(wrapped_memory_ending_past_the_address_space)
+{
+    void* top = (void*)(UINTPTR_MAX & ~(uintptr_t)255); /* never touched: only wrapped and released */
+    DMLBuffer b = NULL;
+    h_assert_result(dmlDeviceWrapBuffer(H.device, top, 256, &b), DML_E_INVALIDARG);
+    ck_assert_ptr_null(b);
+    h_assert_result(dmlDeviceWrapBuffer(H.device, top, UINT64_MAX, &b), DML_E_INVALIDARG);
+    h_assert_ok(dmlDeviceWrapBuffer(H.device, top, 255, &b)); /* ends at the last byte */
+    dmlRelease(b);
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("attacks");
@@ -409,6 +562,10 @@ int main(void)
     tcase_add_test(tc, products_of_sizes_and_strides_overflow_64_bits);
     tcase_add_test(tc, binding_offset_plus_size_overflows_64_bits);
     tcase_add_test(tc, buffer_sizes_at_the_limit);
+    tcase_add_test(tc, persistent_size_sum_overflows_64_bits);
+    tcase_add_test(tc, buffer_sizes_near_2_64);
+    tcase_add_test(tc, ranges_ending_at_the_buffer_end);
+    tcase_add_test(tc, wrapped_memory_ending_past_the_address_space);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

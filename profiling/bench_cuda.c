@@ -1,0 +1,438 @@
+/*
+ * bench_cuda.c — dmlbench --gpu-table: the operators on the "cuda" backend
+ * against cudaMemcpyAsync device to device, timed the same way:
+ *
+ *   - both on one stream of ours (the queue's native queue), each repetition
+ *     between two CUDA events; the stream is held by a host function until
+ *     every repetition is enqueued, so no host-side gap (RecordDispatch's own
+ *     cost included) is timed on either side;
+ *   - medians of --repetitions (at least 20) after --warmup;
+ *   - working sets of at least 4x the L2 cache: below that, repetitions
+ *     rotate over several buffer sets (each its own input, lengths and
+ *     output, and its own copy source and destination);
+ *   - every case of dmlcoalesce (gather_cases.c: operators x element sizes x
+ *     patterns, rows of 1024 bytes) at outputs of 64 MiB and 1 GiB.
+ *
+ * Bytes moved: written = the output's elements; read = the input elements
+ * loaded (a broadcast row once) plus the sequence lengths. The copy moves
+ * (read + written) / 2 bytes, the same traffic. fraction = copy time /
+ * operator time. CSV columns are printed in the header line.
+ *
+ * --gpu-case OPERATOR:ELEMENT_SIZE:PATTERN runs one case, its stream not held
+ * (profilers serialise launches), after printing the emulator's prediction
+ * for its launch: "prediction,NAME,dram_read,dram_write,ld_requests,
+ * ld_sectors,st_requests,st_sectors" (tests/gpu/summarize.py compares it with
+ * ncu's counters).
+ */
+#include "bench_cuda.h"
+
+#include <cuda_runtime_api.h>
+#include <dml/dml.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulator.h"
+#include "gather_cases.h"
+#include "launch.h"
+
+#define ALIGN 256
+#define MIN_REPETITIONS 20
+/* Everything is enqueued behind a held stream: stay well inside CUDA's
+ * queue of pending work (about a thousand entries, six per repetition). */
+#define MAX_REPETITIONS 100
+
+static int cuda_ok(cudaError_t e, const char* what)
+{
+    if (e == cudaSuccess)
+        return 1;
+    fprintf(stderr, "dmlbench: %s: %s\n", what, cudaGetErrorString(e));
+    return 0;
+}
+
+static int dml_ok(DML_RESULT r, const char* what)
+{
+    if (r == DML_S_OK)
+        return 1;
+    fprintf(stderr, "dmlbench: %s: 0x%08x: %s\n", what, (unsigned)r, dmlGetLastErrorMessage());
+    return 0;
+}
+
+static uint64_t round_up(uint64_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
+
+static int compare_float(const void* a, const void* b)
+{
+    float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+static double median_ms(float* samples, int n)
+{
+    qsort(samples, (size_t)n, sizeof *samples, compare_float);
+    return n % 2 ? samples[n / 2] : 0.5 * ((double)samples[n / 2 - 1] + samples[n / 2]);
+}
+
+/* The stream waits in this host function until the host has enqueued every
+ * repetition. */
+static void CUDART_CB hold(void* flag)
+{
+    while (!atomic_load((atomic_int*)flag))
+        ;
+}
+
+typedef struct gpu {
+    DMLDevice device;
+    DMLCommandQueue queue;
+    DMLCommandRecorder recorder;
+    cudaStream_t stream;
+    uint64_t l2_bytes;
+    int sms;
+    char name[256];
+} gpu;
+
+typedef struct row {
+    double op_ms, copy_ms;
+    uint64_t read, written;
+    uint32_t sets;
+    uint64_t working_set;
+} row;
+
+/* Lengths for a set, per the case's kind (gather_cases.h). */
+static void fill_lengths(const gather_case* c, unsigned char* host, uint64_t bytes, uint64_t seed)
+{
+    uint64_t axis_size = c->in_sizes[c->axis], state = seed;
+    for (uint64_t at = 0; at + c->lengths_size <= bytes; at += c->lengths_size) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t v = c->length_kind == GATHER_LENGTHS_FULL ? axis_size
+            : c->length_kind == GATHER_LENGTHS_ZERO        ? 0
+                                                           : (state >> 33) % (axis_size + 1);
+        if (c->lengths_size == 8)
+            memcpy(host + at, &v, 8);
+        else {
+            uint32_t v32 = (uint32_t)v;
+            memcpy(host + at, &v32, 4);
+        }
+    }
+}
+
+/* One case: the operator and the copy, interleaved repetition by repetition. */
+static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, const dml_plan* plan, row* r)
+{
+    gather_desc d;
+    gather_case_desc(c, &d);
+    const uint64_t in_bytes = gather_tensor_bytes(c, 0), len_bytes = gather_tensor_bytes(c, 1),
+                   out_bytes = gather_tensor_bytes(c, 2);
+    r->written = plan->element_count * plan->element_size;
+    r->read = (in_bytes < r->written ? in_bytes : r->written) + len_bytes;
+    const uint64_t copy_bytes = (r->read + r->written) / 2;
+    const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + 2 * round_up(copy_bytes);
+    /* Enough sets that the operator's rotation and the copy's each cover 4x L2. */
+    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes, target = 4 * g->l2_bytes;
+    uint64_t sets = (target + op_bytes - 1) / op_bytes, copy_sets = (target + 2 * copy_bytes - 1) / (2 * copy_bytes);
+    if (copy_sets > sets)
+        sets = copy_sets;
+    if (sets < 1)
+        sets = 1;
+    size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    if (sets * set_bytes > free_bytes * 9 / 10) {
+        fprintf(stderr, "dmlbench: %llu bytes do not fit in the GPU's free %zu\n",
+            (unsigned long long)(sets * set_bytes), free_bytes);
+        return -1;
+    }
+    r->sets = (uint32_t)sets;
+    r->working_set = sets * op_bytes; /* the operator's rotation */
+
+    unsigned char* memory = NULL;
+    DMLBuffer buffer = NULL;
+    DMLOperator op = NULL;
+    DMLCompiledOperator compiled = NULL;
+    DMLBindingTable* tables = calloc(sets, sizeof *tables);
+    int repetitions = o->repetitions, total = o->warmup + repetitions;
+    cudaEvent_t* events = calloc((size_t)total * 4, sizeof *events);
+    float* op_samples = calloc((size_t)repetitions, sizeof(float));
+    float* copy_samples = calloc((size_t)repetitions, sizeof(float));
+    unsigned char* host_lengths = len_bytes ? malloc(len_bytes) : NULL;
+    int ok = tables && events && op_samples && copy_samples && (!len_bytes || host_lengths) &&
+        cuda_ok(cudaMalloc((void**)&memory, sets * set_bytes), "cudaMalloc") &&
+        cuda_ok(cudaMemsetAsync(memory, 0x5A, sets * set_bytes, g->stream), "cudaMemset") &&
+        /* before the lengths are copied in (our stream does not wait for the legacy one) */
+        cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize") &&
+        dml_ok(dmlDeviceWrapBuffer(g->device, memory, sets * set_bytes, &buffer), "WrapBuffer") &&
+        dml_ok(dmlDeviceCreateOperator(g->device, &d.desc, &op), "CreateOperator") &&
+        dml_ok(dmlDeviceCompileOperator(g->device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
+    for (uint64_t s = 0; ok && s < sets; s++) {
+        uint64_t base = s * set_bytes, in_at = base, len_at = in_at + round_up(in_bytes),
+                 out_at = len_at + round_up(len_bytes);
+        if (len_bytes) {
+            fill_lengths(c, host_lengths, len_bytes, s + 1);
+            ok = cuda_ok(cudaMemcpy(memory + len_at, host_lengths, len_bytes, cudaMemcpyHostToDevice), "lengths");
+        }
+        DML_BINDING_TABLE_DESC td = { compiled };
+        DML_BUFFER_BINDING in[2] = { { buffer, in_at, in_bytes }, { buffer, len_at, len_bytes } };
+        DML_BUFFER_BINDING out = { buffer, out_at, out_bytes };
+        DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
+        DML_BINDING_DESC out_desc = { DML_BINDING_TYPE_BUFFER, &out };
+        ok = ok && dml_ok(dmlDeviceCreateBindingTable(g->device, &td, &tables[s]), "CreateBindingTable") &&
+            dml_ok(dmlBindingTableBindInputs(tables[s], len_bytes ? 2 : 1, in_desc), "BindInputs") &&
+            dml_ok(dmlBindingTableBindOutputs(tables[s], 1, &out_desc), "BindOutputs");
+    }
+    for (int i = 0; ok && i < total * 4; i++)
+        ok = cuda_ok(cudaEventCreate(&events[i]), "cudaEventCreate");
+    ok = ok && cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize");
+
+    /* Everything enqueued behind the host function, then released at once;
+     * not for --gpu-case, which profilers run (they serialise launches, and a
+     * held stream would never drain). */
+    atomic_int go = 0;
+    if (!o->only)
+        ok = ok && cuda_ok(cudaLaunchHostFunc(g->stream, hold, &go), "cudaLaunchHostFunc");
+    for (int i = 0; ok && i < total; i++) {
+        uint64_t base = (uint64_t)(i % (int)sets) * set_bytes;
+        unsigned char* copy_source = memory + base + round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes);
+        ok = cuda_ok(cudaEventRecord(events[4 * i], g->stream), "cudaEventRecord") &&
+            dml_ok(dmlCommandRecorderRecordDispatch(g->recorder, g->queue, compiled, tables[i % (int)sets]),
+                "RecordDispatch") &&
+            cuda_ok(cudaEventRecord(events[4 * i + 1], g->stream), "cudaEventRecord") &&
+            cuda_ok(cudaEventRecord(events[4 * i + 2], g->stream), "cudaEventRecord") &&
+            cuda_ok(cudaMemcpyAsync(copy_source + round_up(copy_bytes), copy_source, copy_bytes,
+                        cudaMemcpyDeviceToDevice, g->stream),
+                "cudaMemcpyAsync") &&
+            cuda_ok(cudaEventRecord(events[4 * i + 3], g->stream), "cudaEventRecord");
+    }
+    atomic_store(&go, 1);
+    ok = cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize") && ok;
+    for (int i = o->warmup; ok && i < total; i++)
+        ok = cuda_ok(cudaEventElapsedTime(&op_samples[i - o->warmup], events[4 * i], events[4 * i + 1]), "elapsed") &&
+            cuda_ok(cudaEventElapsedTime(&copy_samples[i - o->warmup], events[4 * i + 2], events[4 * i + 3]),
+                "elapsed");
+    if (ok) {
+        r->op_ms = median_ms(op_samples, repetitions);
+        r->copy_ms = median_ms(copy_samples, repetitions);
+    }
+    for (int i = 0; events && i < total * 4; i++)
+        if (events[i])
+            cudaEventDestroy(events[i]);
+    for (uint64_t s = 0; tables && s < sets; s++)
+        if (tables[s])
+            dmlRelease(tables[s]);
+    if (compiled)
+        dmlRelease(compiled);
+    if (op)
+        dmlRelease(op);
+    if (buffer)
+        dmlRelease(buffer);
+    cudaFree(memory);
+    free(tables);
+    free(events);
+    free(op_samples);
+    free(copy_samples);
+    free(host_lengths);
+    return ok ? 0 : -1;
+}
+
+/* --gpu-case: the emulator's prediction for the same launch (this GPU's SM
+ * count), for ncu to be compared with (tests/gpu/summarize.py): DRAM bytes
+ * (every input byte once, a broadcast row once, plus lengths; every output
+ * element once) and the L1 sectors and requests of the global loads and
+ * stores, counted per warp instruction as the hardware does. */
+static int print_prediction(const gather_case* c, const dml_plan* plan, uint32_t sms, const char* name)
+{
+    gather_buffers b;
+    const uint32_t offsets[3] = { 0, 0, 0 };
+    if (gather_buffers_alloc(c, offsets, 1, &b) < 0)
+        return -1;
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2] };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(plan, &args, sms, &launch);
+    dml_coalescing stats;
+    memset(&stats, 0, sizeof stats);
+    int r = launch.is_copy ? 0 : dml_cuda_emulate(&launch, &stats);
+    uint64_t written = plan->element_count * plan->element_size, in_bytes = gather_tensor_bytes(c, 0);
+    printf("prediction,%s,%llu,%llu,%llu,%llu,%llu,%llu\n", name,
+        (unsigned long long)((in_bytes < written ? in_bytes : written) + gather_tensor_bytes(c, 1)),
+        (unsigned long long)written, (unsigned long long)(stats.load_requests + stats.length_requests),
+        (unsigned long long)(stats.load_sectors + stats.length_sectors), (unsigned long long)stats.store_requests,
+        (unsigned long long)stats.store_sectors);
+    gather_buffers_free(&b);
+    return r;
+}
+
+static uint64_t parse_size(const char* text)
+{
+    char* end = NULL;
+    uint64_t n = strtoull(text, &end, 10);
+    if (*end == 'K' || *end == 'k')
+        n <<= 10;
+    else if (*end == 'M' || *end == 'm')
+        n <<= 20;
+    else if (*end == 'G' || *end == 'g')
+        n <<= 30;
+    return n;
+}
+
+static const char* mode_name(const dml_cuda_launch* l)
+{
+    if (l->is_copy)
+        return "copy";
+    switch (l->mode) {
+    case DML_CUDA_MODE_SCALAR: return "scalar";
+    case DML_CUDA_MODE_VECTOR: return "vector";
+    case DML_CUDA_MODE_VECTOR_REVERSED: return "vector-reversed";
+    default: return "mode";
+    }
+}
+
+/* "1x2x3"; signed_values, when given, instead of v. */
+static void join(char* out, size_t size, const uint32_t* v, const int32_t* signed_values, uint32_t n)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (uint32_t i = 0; i < n && at < size; i++)
+        at += signed_values ? (size_t)snprintf(out + at, size - at, "%s%d", i ? "x" : "", signed_values[i])
+                            : (size_t)snprintf(out + at, size - at, "%s%u", i ? "x" : "", v[i]);
+}
+
+static int open_gpu(gpu* g)
+{
+    memset(g, 0, sizeof *g);
+    int device = 0, l2 = 0;
+    struct cudaDeviceProp prop;
+    if (!cuda_ok(cudaSetDevice(0), "cudaSetDevice") || !cuda_ok(cudaGetDevice(&device), "cudaGetDevice") ||
+        !cuda_ok(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "L2 size") ||
+        !cuda_ok(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, device), "SM count") ||
+        !cuda_ok(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties"))
+        return -1;
+    snprintf(g->name, sizeof g->name, "%s", prop.name);
+    g->l2_bytes = (uint64_t)l2;
+    DML_DEVICE_DESC dd = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    if (!cuda_ok(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate") ||
+        !dml_ok(dmlCreateDevice(&dd, &g->device), "CreateDevice") ||
+        !dml_ok(dmlDeviceCreateCommandQueue(g->device, g->stream, &g->queue), "CreateCommandQueue") ||
+        !dml_ok(dmlDeviceCreateCommandRecorder(g->device, &g->recorder), "CreateCommandRecorder"))
+        return -1;
+    return 0;
+}
+
+int bench_cuda_table(const bench_cuda_options* o)
+{
+    if (o->repetitions < MIN_REPETITIONS || o->repetitions + o->warmup > MAX_REPETITIONS) {
+        fprintf(stderr, "dmlbench --gpu-table: --repetitions %d, --warmup %d: at least %d repetitions, at most %d in all\n",
+            o->repetitions, o->warmup, MIN_REPETITIONS, MAX_REPETITIONS);
+        return 2;
+    }
+    uint64_t sizes[8];
+    int size_count = 0;
+    char* list = strdup(o->sizes ? o->sizes : "64M,1G");
+    for (char* t = strtok(list, ","); t && size_count < 8; t = strtok(NULL, ","))
+        sizes[size_count++] = parse_size(t);
+    free(list);
+    int use_size[9] = { 0 };
+    list = strdup(o->types ? o->types : "1,2,4,8");
+    for (char* t = strtok(list, ","); t; t = strtok(NULL, ","))
+        if (atoi(t) >= 1 && atoi(t) <= 8)
+            use_size[atoi(t)] = 1;
+    free(list);
+
+    gpu g;
+    if (open_gpu(&g) < 0) {
+        fprintf(stderr, "dmlbench --gpu-table: needs a CUDA GPU and the cuda backend\n");
+        return 1;
+    }
+    if (o->csv)
+        printf("gpu,operator,element_size,pattern,size,out_bytes,read_bytes,sets,working_set,mode,index_bits,grid,"
+               "block,median_us,gbps,copy_median_us,copy_gbps,fraction_of_copy,rank,in_sizes,in_strides,out_sizes,"
+               "out_strides,offsets,window_sizes,window_strides,axis,lengths\n");
+    else
+        printf("dmlbench --gpu-table: %s, %d SMs, L2 %llu MiB; medians of %d after %d warm-up; CUDA events on one "
+               "stream; working sets >= 4x L2\n%-20s %4s %-16s %6s %4s %-16s %10s %9s %9s %6s\n",
+            g.name, g.sms, (unsigned long long)(g.l2_bytes >> 20), o->repetitions, o->warmup, "operator", "elem",
+            "pattern", "size", "sets", "launch", "median_us", "GB/s", "copyGB/s", "frac");
+    static const DML_OPERATOR_TYPE types[] = { DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE,
+        DML_OPERATOR_REVERSE_SUBSEQUENCES };
+    int failures = 0, ran = 0;
+    for (int s = 0; s < size_count; s++)
+        for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+            for (uint32_t e = 1; e <= 8; e *= 2)
+                for (int pattern = 0; pattern < PATTERN_COUNT; pattern++) {
+                    gather_case c;
+                    if (!use_size[e] || !gather_pattern_case(types[t], e, pattern, sizes[s], 1024, &c))
+                        continue;
+                    char name[96];
+                    snprintf(name, sizeof name, "%s:%u:%s", gather_operator_name(c.type), e,
+                        gather_pattern_name(pattern));
+                    if (o->only && strcmp(o->only, name) != 0)
+                        continue;
+                    dml_op_desc op;
+                    dml_plan plan;
+                    if (gather_case_compile(&c, &op, &plan) < 0) {
+                        fprintf(stderr, "dmlbench: %s: does not compile\n", name);
+                        failures++;
+                        continue;
+                    }
+                    /* The launch the plugin makes (for the table's launch column). */
+                    dml_cuda_launch launch;
+                    dml_cuda_plan_launch(&plan, (uint32_t)g.sms, &launch);
+                    if (o->only && print_prediction(&c, &plan, (uint32_t)g.sms, name) < 0) {
+                        fprintf(stderr, "dmlbench: %s: the emulator's prediction failed\n", name);
+                        failures++;
+                    }
+                    row r;
+                    if (run_case(&g, o, &c, &plan, &r) < 0) {
+                        fprintf(stderr, "dmlbench: %s at %llu bytes failed\n", name, (unsigned long long)sizes[s]);
+                        failures++;
+                        continue;
+                    }
+                    ran++;
+                    double traffic = (double)(r.read + r.written);
+                    double gbps = traffic / (r.op_ms * 1e-3) * 1e-9, copy_gbps = traffic / (r.copy_ms * 1e-3) * 1e-9;
+                    const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
+                    if (o->csv) {
+                        char in_sizes[96], in_strides[96], out_sizes[96], out_strides[96], offsets[96], windows[96],
+                            wstrides[96];
+                        /* A packed tensor's strides follow its sizes (patterns resize packed inputs). */
+                        uint32_t packed_in[GATHER_MAX_RANK], packed_out[GATHER_MAX_RANK];
+                        gather_packed_strides(c.rank, c.in_sizes, packed_in);
+                        gather_packed_strides(c.rank, c.out_sizes, packed_out);
+                        join(in_sizes, sizeof in_sizes, c.in_sizes, NULL, c.rank);
+                        join(in_strides, sizeof in_strides, c.in_packed ? packed_in : c.in_strides, NULL, c.rank);
+                        join(out_sizes, sizeof out_sizes, c.out_sizes, NULL, c.rank);
+                        join(out_strides, sizeof out_strides, c.out_packed ? packed_out : c.out_strides, NULL, c.rank);
+                        join(offsets, sizeof offsets, c.offsets, NULL, c.rank);
+                        join(windows, sizeof windows, c.type == DML_OPERATOR_SLICE1 ? c.window_sizes : c.out_sizes,
+                            NULL, c.rank);
+                        join(wstrides, sizeof wstrides, c.slice_strides,
+                            c.type == DML_OPERATOR_SLICE1 ? c.window_strides : NULL, c.rank);
+                        const char* lengths = c.type != DML_OPERATOR_REVERSE_SUBSEQUENCES ? ""
+                            : c.length_kind == GATHER_LENGTHS_FULL                      ? "full"
+                            : c.length_kind == GATHER_LENGTHS_ZERO                      ? "zero"
+                                                                                        : "random";
+                        printf("%s,%s,%u,%s,%llu,%llu,%llu,%u,%llu,%s,%s,%u,%u,%.3f,%.2f,%.3f,%.2f,%.4f,%u,%s,%s,%s,%s,"
+                               "%s,%s,%s,%d,%s\n",
+                            g.name, gather_operator_name(c.type), e, gather_pattern_name(pattern),
+                            (unsigned long long)sizes[s], (unsigned long long)r.written, (unsigned long long)r.read,
+                            r.sets, (unsigned long long)r.working_set, mode_name(&launch), bits, launch.grid,
+                            launch.block, r.op_ms * 1e3, gbps, r.copy_ms * 1e3, copy_gbps, r.copy_ms / r.op_ms, c.rank,
+                            in_sizes, in_strides, out_sizes, out_strides, offsets, windows, wstrides,
+                            c.type == DML_OPERATOR_REVERSE_SUBSEQUENCES ? (int)c.axis : -1, lengths);
+                    } else {
+                        char launch_text[64], size_text[16];
+                        snprintf(launch_text, sizeof launch_text, "%s/%s", mode_name(&launch), bits);
+                        snprintf(size_text, sizeof size_text, "%lluM", (unsigned long long)(sizes[s] >> 20));
+                        printf("%-20s %4u %-16s %6s %4u %-16s %10.1f %9.1f %9.1f %6.3f\n", gather_operator_name(c.type),
+                            e, gather_pattern_name(pattern), size_text, r.sets, launch_text, r.op_ms * 1e3, gbps,
+                            copy_gbps, r.copy_ms / r.op_ms);
+                    }
+                    fflush(stdout);
+                }
+    dmlRelease(g.recorder);
+    dmlRelease(g.queue);
+    dmlRelease(g.device);
+    cudaStreamDestroy(g.stream);
+    if (o->only && ran == 0) {
+        fprintf(stderr, "dmlbench: no case named %s (OPERATOR:ELEMENT_SIZE:PATTERN, as dmlcoalesce names them)\n", o->only);
+        return 2;
+    }
+    return failures ? 1 : 0;
+}

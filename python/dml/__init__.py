@@ -1,0 +1,24 @@
+"""dml — the DirectML-compatible operator runtime from Python.
+
+    import numpy as np, dml
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    y = dml.slice1(x, offsets=[0, 0, 0, 1], sizes=[1, 1, 4, 3], strides=[1, 1, -2, 2])
+
+Any tensor that speaks DLPack (numpy, PyTorch, CuPy, JAX) is read in place
+(no copy), the operator runs where the tensor lives (host tensors on the
+"cpu" backend, CUDA tensors on "cuda", on the framework's current stream),
+and the result is a tensor of the input's framework. Only the standard
+library is needed at run time: ctypes over libdml.so.1, found through
+$DML_LIBRARY, next to this package, in this Python's install prefix, or by the
+dynamic loader. Failures raise dml.DmlError carrying the runtime's message.
+See docs/python.md in the project.
+"""
+from ._lib import DmlError
+from ._ops import Tensor, reverse_subsequences, slice, slice1  # noqa: A004
+
+# Graphs (dmlDeviceCompileGraph) are not exposed yet. When they are, they go
+# in a module of their own (dml/graph.py: build nodes from these operators'
+# parameters, compile once, call many times) and are re-exported here.
+
+__all__ = ["DmlError", "Tensor", "reverse_subsequences", "slice", "slice1"]
+__version__ = "1.0.0"

@@ -1,0 +1,192 @@
+"""ctypes declarations of libdml.so's C ABI (include/dml/dml.h): the structs,
+constants and functions the operators use, the library's discovery, and the
+error model (a failing call raises DmlError carrying the runtime's message)."""
+import ctypes
+import os
+import sys
+
+# ---- Results and constants (dml.h) -------------------------------------------
+S_OK = 0
+RESULT_NAMES = {
+    -2147024809: "DML_E_INVALIDARG",      # 0x80070057
+    -2147024882: "DML_E_OUTOFMEMORY",     # 0x8007000E
+    -2147467263: "DML_E_NOTIMPL",         # 0x80004001
+    -2005270527: "DML_E_INVALID_CALL",    # 0x887A0001
+    -2005270524: "DML_E_UNSUPPORTED",     # 0x887A0004
+    -2005270523: "DML_E_DEVICE_REMOVED",  # 0x887A0005
+}
+MAX_RANK = 8                 # DML_TENSOR_DIMENSION_COUNT_MAX1
+BUFFER_ALIGNMENT = 16        # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT
+FEATURE_LEVEL_5_0 = 0x5000
+TENSOR_TYPE_BUFFER = 1
+BINDING_TYPE_NONE, BINDING_TYPE_BUFFER = 0, 1
+OPERATOR_SLICE, OPERATOR_REVERSE_SUBSEQUENCES, OPERATOR_SLICE1 = 60, 106, 111
+# Unsigned DML data types by element size: the operators only move bytes, so
+# any 1/2/4/8-byte element (bool, bfloat16, complex64 ...) travels as these.
+UINT_TYPE_BY_SIZE = {1: 5, 2: 4, 4: 3, 8: 10}   # UINT8, UINT16, UINT32, UINT64
+
+UINT_P = ctypes.POINTER(ctypes.c_uint32)
+INT_P = ctypes.POINTER(ctypes.c_int32)
+
+
+class DmlError(RuntimeError):
+    """A failing libdml call: .result is the DML_RESULT, .name its name, and the
+    message is dmlGetLastErrorMessage() (call, field and rule)."""
+
+    def __init__(self, result, message):
+        self.result = result
+        self.name = RESULT_NAMES.get(result, "DML_RESULT 0x%08X" % (result & 0xFFFFFFFF))
+        super().__init__("%s: %s" % (self.name, message))
+
+
+class BUFFER_TENSOR_DESC(ctypes.Structure):
+    _fields_ = [("DataType", ctypes.c_int), ("Flags", ctypes.c_int), ("DimensionCount", ctypes.c_uint32),
+                ("Sizes", UINT_P), ("Strides", UINT_P), ("TotalTensorSizeInBytes", ctypes.c_uint64),
+                ("GuaranteedBaseOffsetAlignment", ctypes.c_uint32)]
+
+
+class TENSOR_DESC(ctypes.Structure):
+    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
+
+
+class OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
+
+
+class SLICE1_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(TENSOR_DESC)),
+                ("DimensionCount", ctypes.c_uint32), ("InputWindowOffsets", UINT_P),
+                ("InputWindowSizes", UINT_P), ("InputWindowStrides", INT_P)]
+
+
+class SLICE_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(TENSOR_DESC)),
+                ("DimensionCount", ctypes.c_uint32), ("Offsets", UINT_P), ("Sizes", UINT_P), ("Strides", UINT_P)]
+
+
+class REVERSE_SUBSEQUENCES_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(TENSOR_DESC)), ("SequenceLengthsTensor", ctypes.POINTER(TENSOR_DESC)),
+                ("OutputTensor", ctypes.POINTER(TENSOR_DESC)), ("Axis", ctypes.c_uint32)]
+
+
+class BINDING_PROPERTIES(ctypes.Structure):
+    _fields_ = [("RequiredDescriptorCount", ctypes.c_uint32), ("TemporaryResourceSize", ctypes.c_uint64),
+                ("PersistentResourceSize", ctypes.c_uint64)]
+
+
+class BUFFER_BINDING(ctypes.Structure):
+    _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
+
+
+class BINDING_DESC(ctypes.Structure):
+    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
+
+
+class BINDING_TABLE_DESC(ctypes.Structure):
+    _fields_ = [("Dispatchable", ctypes.c_void_p)]
+
+
+class DEVICE_DESC(ctypes.Structure):
+    _fields_ = [("Backend", ctypes.c_char_p), ("AdapterIndex", ctypes.c_uint32), ("Flags", ctypes.c_int),
+                ("MinimumFeatureLevel", ctypes.c_int)]
+
+
+class ADAPTER_INFO(ctypes.Structure):
+    _fields_ = [("Backend", ctypes.c_char * 16), ("AdapterIndex", ctypes.c_uint32),
+                ("Description", ctypes.c_char * 256), ("MemorySizeInBytes", ctypes.c_uint64),
+                ("IsSoftware", ctypes.c_int32), ("MaxFeatureLevel", ctypes.c_int)]
+
+
+def _candidates():
+    """Where libdml.so.1 may be, in order: $DML_LIBRARY (a file); next to this
+    package (a copy bundled into it); the prefix this package was installed
+    into (<prefix>/lib/pythonX.Y/site-packages/dml -> <prefix>/lib, and lib64);
+    then the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache)."""
+    env = os.environ.get("DML_LIBRARY")
+    if env:
+        return [env]  # explicit: nothing else is tried, so a wrong value is reported
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = [os.path.join(here, "libdml.so.1")]
+    prefix = os.path.abspath(os.path.join(here, "..", "..", "..", ".."))
+    found += [os.path.join(prefix, d, "libdml.so.1") for d in ("lib", "lib64")]
+    found += [os.path.join(sys.prefix, d, "libdml.so.1") for d in ("lib", "lib64")]
+    return [p for p in found if os.path.exists(p)] + ["libdml.so.1"]
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise ImportError("dml: libdml.so.1 not found; set DML_LIBRARY to its path, or install the runtime "
+                      "(cmake --install) into this Python's prefix. Tried: " + "; ".join(tried))
+
+
+lib = _load()
+_RESULT_FUNCTIONS = {
+    "dmlCreateDevice": [ctypes.POINTER(DEVICE_DESC), ctypes.POINTER(ctypes.c_void_p)],
+    "dmlDeviceGetAdapterInfo": [ctypes.c_void_p, ctypes.POINTER(ADAPTER_INFO)],
+    "dmlDeviceCreateOperator": [ctypes.c_void_p, ctypes.POINTER(OPERATOR_DESC), ctypes.POINTER(ctypes.c_void_p)],
+    "dmlDeviceCompileOperator": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)],
+    "dmlDeviceCreateBindingTable": [ctypes.c_void_p, ctypes.POINTER(BINDING_TABLE_DESC),
+                                    ctypes.POINTER(ctypes.c_void_p)],
+    "dmlBindingTableBindInputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
+    "dmlBindingTableBindOutputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
+    "dmlDeviceCreateCommandRecorder": [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
+    "dmlDeviceCreateCommandQueue": [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
+    "dmlCommandRecorderRecordDispatch": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p],
+    "dmlCommandQueueSynchronize": [ctypes.c_void_p],
+    "dmlDeviceCreateBuffer": [ctypes.c_void_p, ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)],
+    "dmlDeviceWrapBuffer": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)],
+    "dmlCommandQueueWriteBuffer": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                                   ctypes.c_uint64],
+    "dmlCommandQueueReadBuffer": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                                  ctypes.c_uint64],
+}
+for _name, _args in _RESULT_FUNCTIONS.items():
+    _f = getattr(lib, _name)
+    _f.argtypes, _f.restype = _args, ctypes.c_int32
+lib.dmlRelease.argtypes, lib.dmlRelease.restype = [ctypes.c_void_p], ctypes.c_uint32
+lib.dmlGetLastErrorMessage.argtypes, lib.dmlGetLastErrorMessage.restype = [], ctypes.c_char_p
+lib.dmlBufferGetNativePointer.argtypes, lib.dmlBufferGetNativePointer.restype = [ctypes.c_void_p], ctypes.c_void_p
+lib.dmlDispatchableGetBindingProperties.argtypes = [ctypes.c_void_p]
+lib.dmlDispatchableGetBindingProperties.restype = BINDING_PROPERTIES
+lib.DMLCalcBufferTensorSize.argtypes = [ctypes.c_int, ctypes.c_uint32, UINT_P, UINT_P]
+lib.DMLCalcBufferTensorSize.restype = ctypes.c_uint64
+
+
+def check(result):
+    """Raises DmlError with the runtime's thread-local message when result failed.
+    (ctypes calls do not switch threads, so the message is this call's.)"""
+    if result < 0:
+        raise DmlError(result, (lib.dmlGetLastErrorMessage() or b"").decode("utf-8", "replace"))
+
+
+class Handle:
+    """Owns one reference to a dml object; released when collected or closed."""
+    __slots__ = ("value", "__weakref__")
+
+    def __init__(self, value):
+        self.value = value
+
+    def close(self):
+        value, self.value = self.value, None
+        if value:
+            lib.dmlRelease(value)
+
+    def __del__(self):
+        # At interpreter exit the module may be half torn down; the process
+        # frees everything anyway.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def create(function, *args):
+    """Calls a dml*Create* function whose last parameter is the out-handle."""
+    out = ctypes.c_void_p()
+    check(function(*args, ctypes.byref(out)))
+    return Handle(out.value)

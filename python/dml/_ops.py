@@ -1,0 +1,406 @@
+"""The operators over DLPack tensors: each call consumes its tensors
+zero-copy (dmlDeviceWrapBuffer over the producer's memory), runs one
+operator on the device where they live, and returns a new tensor of the
+input's framework (from_dlpack over a runtime buffer)."""
+import ctypes
+import sys
+import threading
+
+from . import _dlpack, _lib
+from ._lib import check, create, lib
+
+# ---- Devices and queues ------------------------------------------------------
+
+
+class _Device:
+    """One runtime device per (backend, adapter), created on first use. Queues
+    are cached per native stream; a lock serialises recording, since one queue
+    or recorder is used by one thread at a time."""
+
+    def __init__(self, backend, adapter):
+        desc = _lib.DEVICE_DESC(backend.encode(), adapter, 0, _lib.FEATURE_LEVEL_5_0)
+        self.handle = create(lib.dmlCreateDevice, ctypes.byref(desc))
+        info = _lib.ADAPTER_INFO()
+        check(lib.dmlDeviceGetAdapterInfo(self.handle.value, ctypes.byref(info)))
+        self.backend = info.Backend.decode()
+        self.adapter = info.AdapterIndex
+        self.recorder = create(lib.dmlDeviceCreateCommandRecorder, self.handle.value)
+        self.queues = {}
+        self.lock = threading.Lock()
+
+    def queue(self, stream):
+        """The queue on a host stream (an integer cudaStream_t), or the
+        runtime's own queue for None."""
+        if stream not in self.queues:
+            self.queues[stream] = create(lib.dmlDeviceCreateCommandQueue, self.handle.value,
+                                         None if stream is None else ctypes.c_void_p(stream))
+        return self.queues[stream]
+
+    @property
+    def dlpack_device(self):
+        return (_dlpack.KDL_CUDA, self.adapter) if self.backend == "cuda" else (_dlpack.KDL_CPU, 0)
+
+
+_devices = {}
+_devices_lock = threading.Lock()
+
+
+def _device(backend, adapter):
+    with _devices_lock:
+        key = (backend, adapter)
+        if key not in _devices:
+            _devices[key] = _Device(backend, adapter)
+        return _devices[key]
+
+
+# ---- Frameworks --------------------------------------------------------------
+
+
+def _framework(x):
+    return type(x).__module__.split(".")[0]
+
+
+def _current_stream(x, device_id):
+    """The framework's current CUDA stream for x, as DLPack's integer (1 is the
+    legacy default stream): torch and cupy are asked; anything else gets the
+    legacy default stream."""
+    name = _framework(x)
+    stream = None
+    if name == "torch":
+        stream = sys.modules["torch"].cuda.current_stream(device_id).cuda_stream
+    elif name == "cupy":
+        stream = sys.modules["cupy"].cuda.get_current_stream().ptr
+    return stream or 1  # 0 means the legacy default stream; DLPack spells it 1
+
+
+def _from_dlpack_of(x):
+    """from_dlpack of x's framework, or None for a framework not known here."""
+    name = _framework(x)
+    module = sys.modules.get(name)
+    if name in ("jax", "jaxlib"):
+        module = getattr(sys.modules.get("jax"), "numpy", None)
+    return getattr(module, "from_dlpack", None) if module else None
+
+
+class Tensor:
+    """A tensor in a runtime buffer, exported through DLPack. What operators
+    return for inputs of a framework this package does not know."""
+
+    def __init__(self, device, buffer, shape, dtype):
+        self._device, self._buffer, self.shape, self._dtype = device, buffer, tuple(shape), dtype
+        self._exported = False
+
+    def __dlpack_device__(self):
+        return self._device.dlpack_device
+
+    def __dlpack__(self, stream=None, **kwargs):
+        # The work that wrote this tensor was recorded on the input framework's
+        # current stream (or the queue was synchronised): nothing to wait for.
+        if self._exported:
+            raise BufferError("dml.Tensor: __dlpack__ may be called once")
+        self._exported = True
+        pointer = lib.dmlBufferGetNativePointer(self._buffer.value)
+        return _dlpack.export(pointer, self.shape, self._dtype, self._device.dlpack_device, self._buffer)
+
+
+# ---- Tensors into the runtime ------------------------------------------------
+
+
+def _placement(x, backend):
+    """(device, stream, view) for input x: CUDA tensors on "cuda" (their GPU)
+    and the framework's current stream, host tensors on "cpu"; backend forces one
+    (e.g. "cudaemu", which runs on host memory)."""
+    kind, device_id = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else (_dlpack.KDL_CPU, 0)
+    if kind in (_dlpack.KDL_CUDA, _dlpack.KDL_CUDA_MANAGED):
+        stream = _current_stream(x, device_id)
+        return _device(backend or "cuda", device_id), stream, _dlpack.consume(x, stream)
+    if kind in (_dlpack.KDL_CPU, _dlpack.KDL_CUDA_HOST):
+        return _device(backend or "cpu", 0), None, _dlpack.consume(x)
+    raise TypeError("dml: tensors on DLPack device type %d are not supported (host or CUDA only)" % kind)
+
+
+def _u32_array(values):
+    return (ctypes.c_uint32 * max(len(values), 1))(*values)
+
+
+class _Operand:
+    """One input as the runtime sees it: a wrapped buffer over the producer's
+    memory and a buffer tensor desc. The runtime wants positive strides and a
+    16-byte aligned base, so the description is normalised:
+      - a dimension with a negative stride is described backwards (from its
+        lowest address, stride negated) and listed in .flipped: an operator
+        with signed window strides (SLICE1) walks it the other way;
+      - a base that is not 16-byte aligned gets a leading dimension of
+        misalignment + 1 elements with stride 1 (the wrap starts at the aligned
+        address below); .lead is that dimension's offset, or None."""
+
+    def __init__(self, device, view, type_override=None):
+        if any(n < 1 for n in view.shape):
+            raise ValueError("dml: empty tensors (a dimension of size 0) are not supported: shape %s"
+                             % (view.shape,))
+        e = view.element_size
+        base, strides, self.flipped = view.address, list(view.strides), []
+        for d, (n, s) in enumerate(zip(view.shape, strides)):
+            if n == 1:  # any stride addresses the one element; frameworks leave arbitrary ones
+                strides[d] = 0
+            elif s < 0:
+                base += (n - 1) * s * e
+                strides[d] = -s
+                self.flipped.append(d)
+        if base % e:
+            raise ValueError("dml: tensor data at %#x is not aligned to its %d-byte elements" % (base, e))
+        misalignment = base % _lib.BUFFER_ALIGNMENT
+        sizes, self.lead = list(view.shape), None
+        if misalignment:
+            self.lead = misalignment // e
+            sizes, strides = [self.lead + 1] + sizes, [1] + strides
+        if any(s > 0xFFFFFFFF for s in strides):
+            raise ValueError("dml: a stride above 2^32-1 elements cannot be described: %s" % (view.strides,))
+        self.type = type_override or _lib.UINT_TYPE_BY_SIZE[e]
+        self.sizes, self.strides = _u32_array(sizes), _u32_array(strides)
+        self.rank = len(sizes)
+        total = lib.DMLCalcBufferTensorSize(self.type, self.rank, self.sizes, self.strides) if self.rank else 4
+        self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, self.strides, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.view = view  # keeps the producer's memory alive
+        if total == 0:  # sizes or strides the helper rejects: the runtime will say which
+            self.buffer, self.binding = None, _lib.BUFFER_BINDING(None, 0, 0)
+        else:
+            self.buffer = create(lib.dmlDeviceWrapBuffer, device.handle.value,
+                                 ctypes.c_void_p(base - misalignment), total)
+            self.binding = _lib.BUFFER_BINDING(self.buffer.value, 0, total)
+
+
+class _Output:
+    """A packed output in a fresh runtime buffer."""
+
+    def __init__(self, device, shape, data_type, lead=False):
+        sizes = ([1] if lead else []) + list(shape)
+        self.shape, self.rank, self.sizes = tuple(shape), len(sizes), _u32_array(sizes)
+        total = lib.DMLCalcBufferTensorSize(data_type, self.rank, self.sizes, None) if self.rank else 4
+        self.desc = _lib.BUFFER_TENSOR_DESC(data_type, 0, self.rank, self.sizes, None, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.buffer = create(lib.dmlDeviceCreateBuffer, device.handle.value, max(total, 4))
+        self.binding = _lib.BUFFER_BINDING(self.buffer.value, 0, max(total, 4))
+
+
+def _bindings(bindings):
+    array = (_lib.BINDING_DESC * max(len(bindings), 1))()
+    for i, b in enumerate(bindings):
+        array[i] = _lib.BINDING_DESC(_lib.BINDING_TYPE_BUFFER, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
+    return array
+
+
+def _dispatch(device, stream, op_type, op_desc, inputs, outputs):
+    """CreateOperator, CompileOperator, bind, RecordDispatch on the stream's queue."""
+    desc = _lib.OPERATOR_DESC(op_type, ctypes.cast(ctypes.pointer(op_desc), ctypes.c_void_p))
+    op = create(lib.dmlDeviceCreateOperator, device.handle.value, ctypes.byref(desc))
+    compiled = create(lib.dmlDeviceCompileOperator, device.handle.value, op.value, 0)
+    table = create(lib.dmlDeviceCreateBindingTable, device.handle.value,
+                   ctypes.byref(_lib.BINDING_TABLE_DESC(compiled.value)))
+    check(lib.dmlBindingTableBindInputs(table.value, len(inputs), _bindings([i.binding for i in inputs])))
+    check(lib.dmlBindingTableBindOutputs(table.value, len(outputs), _bindings([o.binding for o in outputs])))
+    with device.lock:
+        queue = device.queue(stream)
+        check(lib.dmlCommandRecorderRecordDispatch(device.recorder.value, queue.value, compiled.value, table.value))
+        if stream is None and device.backend != "cpu":
+            # The runtime's own queue on a GPU: wait, so that the result is
+            # ready for whoever reads it next, on whatever stream.
+            check(lib.dmlCommandQueueSynchronize(queue.value))
+
+
+def _result(x, device, output, dtype):
+    tensor = Tensor(device, output.buffer, output.shape, dtype)
+    from_dlpack = _from_dlpack_of(x)
+    return from_dlpack(tensor) if from_dlpack else tensor
+
+
+# ---- SLICE1 / SLICE ----------------------------------------------------------
+
+
+def _window_in_operand(operand, shape, offsets, sizes, strides, operator):
+    """The window of x (offsets, sizes, signed strides) as a window of the
+    operand's description (flipped dimensions mirrored, the lead added)."""
+    offsets, strides = list(offsets), list(strides)
+    for d in operand.flipped:
+        # Mirroring needs the window inside x; say so in x's terms (the
+        # runtime would name the mirrored values).
+        if offsets[d] + sizes[d] > shape[d] or sizes[d] < 1:
+            raise ValueError("%s: offsets[%d] + sizes[%d] = %d exceeds x.shape[%d] = %d (or sizes[%d] = 0)"
+                             % (operator, d, d, offsets[d] + sizes[d], d, shape[d], d))
+        # x's [o, o+w) is the description's [n-o-w, n-o), walked the other way.
+        offsets[d] = shape[d] - offsets[d] - sizes[d]
+        strides[d] = -strides[d]
+    if operand.lead is not None:
+        return [operand.lead] + offsets, [1] + list(sizes), [1] + strides
+    return offsets, list(sizes), strides
+
+
+def _slice1(x, offsets, sizes, strides, output_sizes, backend, operator):
+    """SLICE1 in x's terms (SLICE too: operator "dml.slice", sizes are then the
+    output's and strides >= 1), on the operand's normalised description."""
+    device, stream, view = _placement(x, backend)
+    rank = view.ndim
+    if not (len(offsets) == len(sizes) == len(strides) == rank):
+        raise ValueError("%s: offsets, sizes and strides need one value per dimension of the %d-dimensional input "
+                         "(got %d, %d, %d)" % (operator, rank, len(offsets), len(sizes), len(strides)))
+    operand = _Operand(device, view)
+    out = _Output(device, output_sizes, operand.type, lead=operand.lead is not None)
+    if operator == "dml.slice" and not operand.flipped:
+        # DML_OPERATOR_SLICE itself, so that its own rules and messages apply.
+        o, z, s = _window_in_operand(operand, view.shape, offsets, sizes, strides, operator)
+        desc = _lib.SLICE_OPERATOR_DESC(ctypes.pointer(operand.tensor), ctypes.pointer(out.tensor), operand.rank,
+                                        _u32_array(o), _u32_array(z), _u32_array(s))
+        op_type = _lib.OPERATOR_SLICE
+    else:
+        if operator == "dml.slice":  # SLICE is SLICE1 with windows (sizes - 1) * strides + 1
+            sizes = [(n - 1) * st + 1 for n, st in zip(sizes, strides)]
+        o, w, s = _window_in_operand(operand, view.shape, offsets, sizes, strides, operator)
+        desc = _lib.SLICE1_OPERATOR_DESC(ctypes.pointer(operand.tensor), ctypes.pointer(out.tensor), operand.rank,
+                                         _u32_array(o), _u32_array(w), (ctypes.c_int32 * max(len(s), 1))(*s))
+        op_type = _lib.OPERATOR_SLICE1
+    _dispatch(device, stream, op_type, desc, [operand], [out])
+    return _result(x, device, out, view.dtype)
+
+
+def _check_ints(name, values, low, high):
+    values = [int(v) for v in values]
+    for i, v in enumerate(values):
+        if not low <= v <= high:
+            raise ValueError("%s[%d] = %d is outside [%d, %d]" % (name, i, v, low, high))
+    return values
+
+
+def slice1(x, offsets, sizes, strides, output_sizes=None, *, backend=None):
+    """DML_OPERATOR_SLICE1: output[c] = x[start + strides * c], where start[i] =
+    offsets[i], or offsets[i] + sizes[i] - 1 when strides[i] < 0. output_sizes
+    defaults to every reachable element: 1 + (sizes[i] - 1) // |strides[i]|."""
+    offsets = _check_ints("dml.slice1: offsets", offsets, 0, 0xFFFFFFFF)
+    sizes = _check_ints("dml.slice1: sizes", sizes, 0, 0xFFFFFFFF)
+    strides = _check_ints("dml.slice1: strides", strides, -0x80000000, 0x7FFFFFFF)
+    if output_sizes is None:
+        output_sizes = [1 + (w - 1) // abs(s) if w >= 1 and s else 1 for w, s in zip(sizes, strides)]
+    output_sizes = _check_ints("dml.slice1: output_sizes", output_sizes, 0, 0xFFFFFFFF)
+    return _slice1(x, offsets, sizes, strides, output_sizes, backend, "dml.slice1")
+
+
+def slice(x, offsets, sizes, strides, *, backend=None):  # noqa: A001 (DirectML's name)
+    """DML_OPERATOR_SLICE: output[c] = x[offsets + strides * c], output shape
+    sizes, strides >= 1."""
+    offsets = _check_ints("dml.slice: offsets", offsets, 0, 0xFFFFFFFF)
+    sizes = _check_ints("dml.slice: sizes", sizes, 0, 0xFFFFFFFF)
+    strides = _check_ints("dml.slice: strides", strides, 0, 0x7FFFFFFF)
+    return _slice1(x, offsets, sizes, strides, sizes, backend, "dml.slice")
+
+
+# ---- REVERSE_SUBSEQUENCES ----------------------------------------------------
+
+
+def _stage(device, stream, operand, view):
+    """A packed, aligned copy of a tensor the runtime cannot read in place for
+    REVERSE_SUBSEQUENCES (negative strides, misaligned base), made by SLICE1."""
+    shape = list(view.shape)
+    o, w, s = _window_in_operand(operand, shape, [0] * len(shape), shape, [1] * len(shape), "dml")
+    out = _Output(device, shape, operand.type, lead=operand.lead is not None)
+    desc = _lib.SLICE1_OPERATOR_DESC(ctypes.pointer(operand.tensor), ctypes.pointer(out.tensor), operand.rank,
+                                     _u32_array(o), _u32_array(w), (ctypes.c_int32 * max(len(s), 1))(*s))
+    _dispatch(device, stream, _lib.OPERATOR_SLICE1, desc, [operand], [out])
+    packed = _Output.__new__(_Output)  # the copy, described without the lead
+    packed.shape, packed.rank, packed.sizes = tuple(shape), len(shape), _u32_array(shape)
+    packed.type = operand.type
+    total = lib.DMLCalcBufferTensorSize(operand.type, packed.rank, packed.sizes, None)
+    packed.desc = _lib.BUFFER_TENSOR_DESC(operand.type, 0, packed.rank, packed.sizes, None, total, 0)
+    packed.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(packed.desc), ctypes.c_void_p))
+    packed.buffer = out.buffer
+    packed.binding = _lib.BUFFER_BINDING(out.buffer.value, 0, total)
+    return packed
+
+
+def _readable(device, stream, view, type_override=None):
+    operand = _Operand(device, view, type_override)
+    if operand.flipped or operand.lead is not None:
+        return _stage(device, stream, operand, view)
+    return operand
+
+
+_LENGTH_TYPES = {(_dlpack.KDL_UINT, 32): 3, (_dlpack.KDL_INT, 32): 3,   # UINT32
+                 (_dlpack.KDL_UINT, 64): 10, (_dlpack.KDL_INT, 64): 10}  # UINT64
+
+
+class _HostLengths:
+    """Python integers as a packed UINT64 tensor, written into a runtime buffer."""
+
+    def __init__(self, device, stream, values, shape):
+        count = 1
+        for n in shape:
+            count *= n
+        if len(values) == 1:
+            values = values * count
+        if len(values) != count:
+            raise ValueError("dml.reverse_subsequences: %d lengths given; the lengths tensor %s holds %d"
+                             % (len(values), tuple(shape), count))
+        data = (ctypes.c_uint64 * count)(*_check_ints("dml.reverse_subsequences: lengths", values, 0, 2**64 - 1))
+        self.type, self.rank, self.sizes = 10, len(shape), _u32_array(shape)
+        total = lib.DMLCalcBufferTensorSize(self.type, self.rank, self.sizes, None)
+        self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, None, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.buffer = create(lib.dmlDeviceCreateBuffer, device.handle.value, total)
+        self.binding = _lib.BUFFER_BINDING(self.buffer.value, 0, total)
+        with device.lock:
+            check(lib.dmlCommandQueueWriteBuffer(device.queue(stream).value, self.buffer.value, 0, data,
+                                                 ctypes.sizeof(data)))
+
+
+def reverse_subsequences(x, lengths, axis, *, backend=None):
+    """DML_OPERATOR_REVERSE_SUBSEQUENCES: along axis, the first L elements of
+    every sequence are reversed, L = min(length, x.shape[axis]).
+
+    lengths: a tensor (uint32/int32/uint64/int64, on x's device) of x's shape
+    with 1 on axis, or of a shape that broadcasts to it (numpy's rules: a
+    (batch, 1) tensor for a (batch, time) input reversed along axis 1); or
+    Python integers: one for every sequence (row-major), or a single one for
+    all. Signed lengths are read as unsigned: a negative one reverses the
+    whole axis, like a length above the axis size."""
+    device, stream, view = _placement(x, backend)
+    rank = view.ndim
+    if not -rank <= axis < rank:
+        raise IndexError("dml.reverse_subsequences: axis %d is out of range for a %d-dimensional tensor"
+                         % (axis, rank))
+    axis %= rank
+    expected = list(view.shape)
+    expected[axis] = 1
+    data = _readable(device, stream, view)
+
+    if hasattr(lengths, "__dlpack__"):
+        lview = _dlpack.consume(lengths, stream)
+        if lview.device[0] != view.device[0] or (view.device[0] != _dlpack.KDL_CPU and lview.device != view.device):
+            raise ValueError("dml.reverse_subsequences: lengths live on DLPack device %s, x on %s"
+                             % (lview.device, view.device))
+        code_bits = (lview.dtype[0], lview.dtype[1])
+        if code_bits not in _LENGTH_TYPES:
+            raise TypeError("dml.reverse_subsequences: lengths must be 32- or 64-bit integers (DLPack type code %d, "
+                            "%d bits)" % code_bits)
+        if len(lview.shape) > rank:
+            raise ValueError("dml.reverse_subsequences: lengths of shape %s do not broadcast to %s"
+                             % (lview.shape, tuple(expected)))
+        # numpy broadcasting: align right, a size-1 dimension repeats (stride 0).
+        pad = rank - len(lview.shape)
+        shape, strides = [1] * pad + list(lview.shape), [0] * pad + list(lview.strides)
+        for d in range(rank):
+            if shape[d] == expected[d]:
+                continue
+            if shape[d] != 1:
+                raise ValueError("dml.reverse_subsequences: lengths of shape %s do not broadcast to %s"
+                                 % (lview.shape, tuple(expected)))
+            shape[d], strides[d] = expected[d], 0
+        lview.shape, lview.strides, lview.ndim = tuple(shape), tuple(strides), rank
+        lengths_operand = _readable(device, stream, lview, _LENGTH_TYPES[code_bits])
+    else:
+        values = [lengths] if isinstance(lengths, int) else list(lengths)
+        lengths_operand = _HostLengths(device, stream, values, expected)
+
+    out = _Output(device, view.shape, data.type)
+    desc = _lib.REVERSE_SUBSEQUENCES_OPERATOR_DESC(ctypes.pointer(data.tensor), ctypes.pointer(lengths_operand.tensor),
+                                                   ctypes.pointer(out.tensor), axis)
+    _dispatch(device, stream, _lib.OPERATOR_REVERSE_SUBSEQUENCES, desc, [data, lengths_operand], [out])
+    return _result(x, device, out, view.dtype)

@@ -1,0 +1,357 @@
+"""The Python package against references written from the operators'
+definitions (docs/operators.md), element by element, never the package's own
+code: random shapes and data types, non-contiguous views (negative, zero and
+padded strides, misaligned bases), lengths given every accepted way, on the
+"cpu" backend and the emulated CUDA backend "cudaemu"; PyTorch and CuPy
+round trips where they are installed. DML_TEST_SEED picks the seed."""
+import ctypes
+import os
+import random
+import unittest
+
+import numpy as np
+
+import dml
+
+SEED = int(os.environ.get("DML_TEST_SEED", "1"))
+BACKENDS = [b for b in os.environ.get("DML_PYTHON_TEST_BACKENDS", "cpu,cudaemu").split(",") if b]
+DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+          np.uint32, np.uint64, np.bool_, np.complex64]
+
+
+# ---- References: one output element at a time -------------------------------
+
+
+def ref_slice1(x, offsets, sizes, strides, out_sizes):
+    start = [o + w - 1 if s < 0 else o for o, w, s in zip(offsets, sizes, strides)]
+    y = np.empty(out_sizes, dtype=x.dtype)
+    for c in np.ndindex(*out_sizes):
+        y[c] = x[tuple(b + s * i for b, s, i in zip(start, strides, c))]
+    return y
+
+
+def ref_slice(x, offsets, sizes, strides):
+    y = np.empty(sizes, dtype=x.dtype)
+    for c in np.ndindex(*sizes):
+        y[c] = x[tuple(o + s * i for o, s, i in zip(offsets, strides, c))]
+    return y
+
+
+def ref_reverse(x, lengths, axis):
+    """lengths: an array of x's shape with 1 on axis (already broadcast)."""
+    y = np.empty_like(x)
+    for c in np.ndindex(*x.shape):
+        lc = list(c)
+        lc[axis] = 0
+        length = min(int(lengths[tuple(lc)]), x.shape[axis])
+        j = c[axis]
+        src = list(c)
+        src[axis] = length - 1 - j if j < length else j
+        y[c] = x[tuple(src)]
+    return y
+
+
+# ---- Random inputs ---------------------------------------------------------------
+
+
+def random_values(rng, shape, dtype):
+    n = int(np.prod(shape))
+    if dtype == np.bool_:
+        return (rng.integers(0, 2, n) == 1).reshape(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype).reshape(shape)
+    if np.issubdtype(dtype, np.floating):
+        return rng.standard_normal(n).astype(dtype).reshape(shape)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True).reshape(shape)
+
+
+def random_view(rng, shape, dtype, broadcast=True):
+    """A view of shape over a larger random array: each dimension padded,
+    stepped and possibly reversed; sometimes broadcast (stride 0) or shifted by
+    one element off the 16-byte alignment."""
+    steps = [int(rng.choice([1, 1, 2, 3])) * int(rng.choice([1, -1])) for _ in shape]
+    base_shape = [n * abs(s) + int(rng.integers(0, 3)) for n, s in zip(shape, steps)]
+    shift = int(rng.integers(0, 2))
+    flat = random_values(rng, [int(np.prod(base_shape)) + shift], dtype)
+    base = flat[shift:].reshape(base_shape)
+    index = []
+    for n, s, b in zip(shape, steps, base_shape):
+        start = int(rng.integers(0, b - (n - 1) * abs(s)))
+        if s < 0:
+            start += (n - 1) * abs(s)
+        stop = start + n * s
+        index.append(slice(start, stop if stop >= 0 else None, s))
+    view = base[tuple(index)]
+    assert view.shape == tuple(shape), (view.shape, shape)
+    if broadcast and len(shape) and rng.random() < 0.2:  # a broadcast dimension
+        d = int(rng.integers(0, len(shape)))
+        view = np.broadcast_to(np.take(view, [0], axis=d), view.shape)
+    return view
+
+
+def random_shape(rng, max_rank=5, max_elements=300):
+    rank = int(rng.integers(1, max_rank + 1))
+    shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+    while np.prod(shape) > max_elements:
+        shape[int(np.argmax(shape))] -= 1
+    return shape
+
+
+def assert_same(test, got, want, what):
+    test.assertIsInstance(got, np.ndarray, what)
+    test.assertEqual(got.dtype, want.dtype, what)
+    test.assertEqual(got.shape, want.shape, what)
+    # Bytes, not values: the operators move data, NaNs and -0.0 included.
+    test.assertEqual(np.ascontiguousarray(got).tobytes(), np.ascontiguousarray(want).tobytes(), what)
+
+
+class Operators(unittest.TestCase):
+    def test_documented_examples(self):
+        x = np.arange(1, 17, dtype=np.float32).reshape(1, 1, 4, 4)
+        for backend in BACKENDS:
+            y = dml.slice1(x, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2], backend=backend)
+            np.testing.assert_array_equal(y, [[[[14, 16], [6, 8]]]])
+            y = dml.slice1(x, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, 2, 2], backend=backend)
+            np.testing.assert_array_equal(y, [[[[2, 4], [10, 12]]]])
+            s = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 3, 4)
+            y = dml.reverse_subsequences(s, [2, 4, 3], axis=3, backend=backend)
+            np.testing.assert_array_equal(y, [[[[2, 1, 3, 4], [8, 7, 6, 5], [11, 10, 9, 12]]]])
+            lengths = np.array([2, 3, 1, 0], dtype=np.uint32).reshape(1, 1, 1, 4)
+            y = dml.reverse_subsequences(s, lengths, axis=2, backend=backend)
+            np.testing.assert_array_equal(y, [[[[5, 10, 3, 4], [1, 6, 7, 8], [9, 2, 11, 12]]]])
+
+    def test_slice1_random(self):
+        rng = np.random.default_rng(SEED)
+        for i in range(150):
+            shape = random_shape(rng)
+            dtype = DTYPES[i % len(DTYPES)]
+            x = random_view(rng, shape, dtype)
+            offsets, sizes, strides = [], [], []
+            for n in shape:
+                w = int(rng.integers(1, n + 1))
+                offsets.append(int(rng.integers(0, n - w + 1)))
+                sizes.append(w)
+                strides.append(int(rng.choice([1, 2, 3, 7])) * int(rng.choice([1, -1])))
+            out_sizes = [int(rng.integers(1, 1 + (w - 1) // abs(s) + 1)) for w, s in zip(sizes, strides)]
+            want = ref_slice1(x, offsets, sizes, strides, out_sizes)
+            for backend in BACKENDS:
+                what = "case %d %s %s strides %s window %s/%s/%s on %s" % (i, x.dtype, x.shape, x.strides, offsets,
+                                                                            sizes, strides, backend)
+                got = dml.slice1(x, offsets, sizes, strides, out_sizes, backend=backend)
+                assert_same(self, got, want, what)
+            # Default output sizes: every reachable element, like Python slicing.
+            got = dml.slice1(x, offsets, sizes, strides, backend=BACKENDS[0])
+            index = tuple(slice(o, o + w, s) if s > 0 else slice(o + w - 1, o - 1 if o else None, s)
+                          for o, w, s in zip(offsets, sizes, strides))
+            assert_same(self, got, x[index], "slicing semantics, case %d" % i)
+
+    def test_slice_random(self):
+        rng = np.random.default_rng(SEED + 1)
+        for i in range(100):
+            shape = random_shape(rng)
+            dtype = DTYPES[(i * 5) % len(DTYPES)]
+            x = random_view(rng, shape, dtype)
+            offsets, sizes, strides = [], [], []
+            for n in shape:
+                s = int(rng.choice([1, 2, 3]))
+                o = int(rng.integers(0, n))
+                z = int(rng.integers(1, (n - 1 - o) // s + 2))
+                offsets.append(o)
+                sizes.append(z)
+                strides.append(s)
+            want = ref_slice(x, offsets, sizes, strides)
+            for backend in BACKENDS:
+                got = dml.slice(x, offsets, sizes, strides, backend=backend)
+                assert_same(self, got, want, "case %d %s %s %s on %s" % (i, x.shape, x.strides, offsets, backend))
+                index = tuple(slice(o, o + (z - 1) * s + 1, s) for o, z, s in zip(offsets, sizes, strides))
+                assert_same(self, got, x[index], "slicing semantics, case %d" % i)
+
+    def test_reverse_random(self):
+        rng = np.random.default_rng(SEED + 2)
+        for i in range(150):
+            shape = random_shape(rng)
+            dtype = DTYPES[(i * 3) % len(DTYPES)]
+            x = random_view(rng, shape, dtype)
+            axis = int(rng.integers(0, len(shape)))
+            lshape = list(shape)
+            lshape[axis] = 1
+            n = shape[axis]
+            values = rng.choice([0, 1, n, n + 1, 2**32 - 1, 2**40], size=lshape) if i % 4 == 0 else \
+                rng.integers(0, n + 2, size=lshape)
+            form = i % 4
+            ltype = [np.uint32, np.int64, np.uint64, np.int32][i % 4]
+            if ltype in (np.uint32, np.int32):
+                values = np.minimum(values, 2**31 - 1)
+            lengths_full = values.astype(ltype)
+            if form == 0:
+                lengths = [int(v) for v in lengths_full.reshape(-1)]
+            elif form == 1:
+                lengths = random_view(rng, lshape, ltype, broadcast=False)
+                lengths[...] = lengths_full
+            else:  # a broadcasting shape: drop the leading ones, or keep a single length
+                lengths = lengths_full.reshape(lshape[next((d for d, m in enumerate(lshape) if m != 1), 0):])
+                if form == 3:
+                    lengths = lengths_full.reshape(-1)[:1].reshape([1] * len(lshape))
+                    lengths_full = np.broadcast_to(lengths, lshape)
+            want = ref_reverse(x, np.broadcast_to(np.asarray(lengths_full).reshape(lshape), lshape), axis)
+            for backend in BACKENDS:
+                got = dml.reverse_subsequences(x, lengths, axis if i % 2 else axis - len(shape), backend=backend)
+                assert_same(self, got, want, "case %d %s %s axis %d lengths %s on %s"
+                            % (i, x.shape, x.strides, axis, lengths_full.reshape(-1), backend))
+
+    def test_full_reversal_is_flip(self):
+        rng = np.random.default_rng(SEED + 3)
+        for _ in range(20):
+            shape = random_shape(rng)
+            x = random_view(rng, shape, np.float32)
+            axis = int(rng.integers(0, len(shape)))
+            got = dml.reverse_subsequences(x, [2**64 - 1], axis)
+            assert_same(self, got, np.flip(x, axis), "flip along %d of %s" % (axis, x.shape))
+
+    def test_size_one_dimensions_with_any_stride(self):
+        # DLPack producers may report any stride for a dimension of size 1
+        # (PyTorch does): it must not matter, even beyond 32 bits.
+        class Strided:
+            def __init__(self, a, strides):
+                self.a, self.strides = a, strides
+
+            def __dlpack_device__(self):
+                return self.a.__dlpack_device__()
+
+            def __dlpack__(self, stream=None, **kwargs):
+                capsule = self.a.__dlpack__()
+                from dml import _dlpack
+                import ctypes
+                address = ctypes.pythonapi.PyCapsule_GetPointer(ctypes.py_object(capsule), b"dltensor")
+                t = _dlpack.DLManagedTensor.from_address(address).dl_tensor
+                self.keep = (ctypes.c_int64 * len(self.strides))(*self.strides)
+                t.strides = self.keep
+                return capsule
+
+        import ctypes
+        ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+        ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        x = np.arange(12, dtype=np.float32).reshape(3, 1, 4)
+        y = dml.slice1(Strided(x, [4, 2**40, 1]), [0, 0, 0], [3, 1, 4], [-1, 1, 1])
+        self.assertIsInstance(y, dml.Tensor)
+        assert_same(self, np.from_dlpack(y), x[::-1], "size-1 dimension with a 2^40 stride")
+
+    def test_rank_8(self):
+        x = np.arange(2**8, dtype=np.int16).reshape([2] * 8)
+        got = dml.slice1(x, [0] * 8, [2] * 8, [-1] * 8)
+        assert_same(self, got, x[(slice(None, None, -1),) * 8], "rank 8, every dimension reversed")
+
+
+class Errors(unittest.TestCase):
+    def test_runtime_messages(self):
+        x = np.zeros((1, 1, 4, 4), np.float32)
+        with self.assertRaises(dml.DmlError) as e:
+            dml.slice1(x, [0, 0, 0, 2], [1, 1, 4, 3], [1, 1, 1, 1])
+        self.assertEqual(e.exception.name, "DML_E_INVALIDARG")
+        self.assertIn("dmlDeviceCreateOperator(SLICE1): InputWindowOffsets[3] + InputWindowSizes[3] = 5 exceeds "
+                      "InputTensor.Sizes[3] = 4", str(e.exception))
+        with self.assertRaisesRegex(dml.DmlError, r"InputWindowStrides\[1\].*0"):
+            dml.slice1(x, [0, 0, 0, 0], [1, 1, 4, 4], [1, 0, 1, 1])
+        with self.assertRaisesRegex(dml.DmlError, r"dmlDeviceCreateOperator\(SLICE\).*Strides\[2\]"):
+            dml.slice(x, [0, 0, 0, 0], [1, 1, 2, 2], [1, 1, 0, 1])
+        with self.assertRaisesRegex(dml.DmlError, "DimensionCount"):
+            dml.slice1(np.zeros([1] * 9, np.float32), [0] * 9, [1] * 9, [1] * 9)
+        with self.assertRaisesRegex(dml.DmlError, "DML_E_UNSUPPORTED.*nosuch"):
+            dml.slice1(x, [0] * 4, [1] * 4, [1] * 4, backend="nosuch")
+
+    def test_python_side_errors(self):
+        x = np.zeros((2, 3), np.float32)
+        with self.assertRaisesRegex(ValueError, "one value per dimension"):
+            dml.slice1(x, [0], [1], [1])
+        with self.assertRaisesRegex(IndexError, "axis 2 is out of range"):
+            dml.reverse_subsequences(x, [1, 1], 2)
+        with self.assertRaisesRegex(ValueError, "3 lengths given"):
+            dml.reverse_subsequences(x, [1, 1, 1], 1)
+        with self.assertRaisesRegex(ValueError, "do not broadcast"):
+            dml.reverse_subsequences(x, np.zeros((3, 1), np.uint32), 1)
+        with self.assertRaisesRegex(TypeError, "32- or 64-bit integers"):
+            dml.reverse_subsequences(x, np.zeros((2, 1), np.float32), 1)
+        with self.assertRaisesRegex(ValueError, "empty tensors"):
+            dml.slice1(np.zeros((0, 3), np.float32), [0, 0], [1, 1], [1, 1])
+        with self.assertRaisesRegex(TypeError, "does not speak DLPack"):
+            dml.slice1([[1.0]], [0, 0], [1, 1], [1, 1])
+        with self.assertRaisesRegex(ValueError, r"offsets\[0\] \+ sizes\[0\] = 3 exceeds x.shape\[0\] = 2"):
+            dml.slice1(x[::-1], [1, 0], [2, 3], [1, 1])
+
+    def test_failed_call_leaves_inputs_alone(self):
+        x = np.arange(12, dtype=np.int32).reshape(3, 4)
+        before = x.copy()
+        with self.assertRaises(dml.DmlError):
+            dml.slice1(x, [0, 0], [4, 4], [1, 1])
+        np.testing.assert_array_equal(x, before)
+
+
+class Lifetime(unittest.TestCase):
+    def test_result_outlives_everything(self):
+        x = np.arange(64, dtype=np.float64).reshape(8, 8)
+        y = dml.slice1(x, [0, 0], [8, 8], [-1, 1])
+        del x
+        import gc
+        gc.collect()
+        np.testing.assert_array_equal(y, np.arange(64, dtype=np.float64).reshape(8, 8)[::-1])
+
+    def test_unknown_framework_gets_a_dml_tensor(self):
+        class Opaque:  # speaks DLPack, but is not numpy
+            def __init__(self, a):
+                self.a = a
+
+            def __dlpack__(self, stream=None):
+                return self.a.__dlpack__()
+
+            def __dlpack_device__(self):
+                return self.a.__dlpack_device__()
+
+        x = np.arange(6, dtype=np.uint8).reshape(2, 3)
+        y = dml.slice1(Opaque(x), [0, 0], [2, 3], [1, -1])
+        self.assertIsInstance(y, dml.Tensor)
+        np.testing.assert_array_equal(np.from_dlpack(y), x[:, ::-1])
+        with self.assertRaises(BufferError):
+            y.__dlpack__()
+
+    def test_unconsumed_export_is_freed(self):
+        x = np.arange(6, dtype=np.uint8).reshape(2, 3)
+        y = dml.slice1(type("Opaque", (), {"__dlpack__": lambda s, stream=None: x.__dlpack__(),
+                                           "__dlpack_device__": lambda s: x.__dlpack_device__()})(),
+                       [0, 0], [2, 3], [1, 1])
+        from dml import _dlpack
+        before = len(_dlpack._exports)
+        capsule = y.__dlpack__()
+        self.assertEqual(len(_dlpack._exports), before + 1)
+        del capsule  # never consumed: the capsule's destructor calls the deleter
+        self.assertEqual(len(_dlpack._exports), before)
+
+
+@unittest.skipUnless(__import__("importlib").util.find_spec("torch"), "PyTorch is not installed")
+class Torch(unittest.TestCase):
+    def test_torch(self):
+        import torch
+        devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+        for device in devices:
+            x = torch.arange(60, dtype=torch.float32, device=device).reshape(3, 4, 5).transpose(0, 2)
+            y = dml.reverse_subsequences(x, [x.shape[1]], 1)
+            self.assertIsInstance(y, torch.Tensor)
+            self.assertEqual(y.device, x.device)
+            self.assertTrue(torch.equal(y, torch.flip(x, [1])))
+            y = dml.slice1(x, [1, 0, 0], [4, 4, 3], [2, 1, -1])
+            self.assertTrue(torch.equal(y, torch.flip(x[1:5:2, :, 0:3], [2])))
+
+
+@unittest.skipUnless(__import__("importlib").util.find_spec("cupy"), "CuPy is not installed")
+class CuPy(unittest.TestCase):
+    def test_cupy(self):
+        import cupy
+        x = cupy.arange(60, dtype=cupy.int64).reshape(3, 4, 5)[:, ::-1, 1:]
+        y = dml.slice1(x, [0, 0, 0], [3, 4, 4], [1, -1, 2])
+        self.assertIsInstance(y, cupy.ndarray)
+        cupy.testing.assert_array_equal(y, x[:, ::-1, ::2])
+
+
+if __name__ == "__main__":
+    random.seed(SEED)
+    unittest.main()
