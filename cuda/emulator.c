@@ -8,6 +8,7 @@
 
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
+#include "scale_bias_thread.h"
 
 /* One traced access of one thread. */
 typedef struct access {
@@ -230,6 +231,18 @@ static void emulate_copy(emulation* e)
     memcpy(l->copy_destination, l->copy_source, l->copy_bytes);
 }
 
+/* A SCALE_BIAS launch: its threads one after the other, each access checked. */
+static void emulate_scale_bias(emulation* e)
+{
+    const dml_cuda_launch* l = e->launch;
+    for (uint64_t block = 0; block < l->grid; ++block)
+        for (uint32_t thread = 0; thread < l->block; ++thread) {
+            e->block = block;
+            e->thread = thread;
+            dml_scale_bias_thread(&l->scale_bias_params, block, thread, l->grid, l->block);
+        }
+}
+
 static void emulate_kernel(emulation* e, dml_coalescing* stats)
 {
     const dml_cuda_launch* l = e->launch;
@@ -261,13 +274,16 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     emulation e;
     memset(&e, 0, sizeof e);
     e.launch = l;
-    e.trace = stats && !l->is_copy ? calloc(1, sizeof *e.trace) : NULL;
+    const int traced = stats && !l->is_copy && !l->scale_bias; /* coalescing: the gather kernels' */
+    e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
-    e.result = stats && !l->is_copy && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
+    e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
     t_emulation = &e;
     if (setjmp(e.violation) == 0) {
         if (l->is_copy)
             emulate_copy(&e);
+        else if (l->scale_bias)
+            emulate_scale_bias(&e);
         else
             emulate_kernel(&e, stats);
         if (e.trace && e.trace->failed)

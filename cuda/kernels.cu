@@ -9,6 +9,7 @@
  */
 #include "gather_thread.h"
 #include "kernels.h"
+#include "scale_bias_kernel.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
@@ -73,6 +74,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
     if (launch->is_copy)
         return cudaMemcpyAsync(launch->copy_destination, launch->copy_source, launch->copy_bytes,
             cudaMemcpyDeviceToDevice, stream);
+    if (launch->scale_bias)
+        return dml_cuda_launch_scale_bias(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
     /* cudaLaunchKernel reports this launch's own status, not an earlier error. */

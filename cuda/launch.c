@@ -1,5 +1,7 @@
 #include "launch.h"
 
+#include "scale_bias.h"
+
 #include <string.h>
 
 dml_divisor32 dml_divisor32_make(uint32_t d)
@@ -50,10 +52,10 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
         return 0;
     if (p->axis >= 0 && (uint32_t)p->axis != p->outer_rank && p->len_inner != 0)
         return 0;
-    /* A reversal along the row splices a reversed prefix onto a forward
-     * suffix of a forward input row; a backwards input row (a fused graph's
-     * plan can have one) takes the scalar path. */
-    if (p->axis >= 0 && (uint32_t)p->axis == p->outer_rank && p->in_inner < 0)
+    /* The vector path reverses a row's prefix reading forward (+1) over the
+     * whole axis; composed plans (core/plan_compose.c) may walk it backward or
+     * a part of it: those rows take the scalar path. */
+    if (p->axis >= 0 && (uint32_t)p->axis == p->outer_rank && (p->in_inner != 1 || plan->axis_size != p->row_items))
         return 0;
     uint32_t lanes = DML_CUDA_VECTOR_BYTES / e;
     uint64_t n = p->row_items;
@@ -79,6 +81,10 @@ static void narrow(dml_gather_params* p)
 
 void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
 {
+    if (plan->kind == DML_PLAN_SCALE_BIAS) {
+        dml_cuda_plan_scale_bias(plan, sm_count, launch);
+        return;
+    }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
@@ -122,6 +128,8 @@ void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
     launch->bound_bytes[0] = args->input_bytes;
     launch->bound_bytes[1] = args->lengths_bytes;
     launch->bound_bytes[2] = args->output_bytes;
+    launch->scale_bias_params.in = args->input;
+    launch->scale_bias_params.out = args->output;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

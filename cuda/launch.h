@@ -9,6 +9,7 @@
 
 #include "core/plan.h"
 #include "gather_params.h"
+#include "scale_bias_params.h"
 
 typedef struct dml_cuda_launch {
     /* The whole gather is one contiguous block: a cudaMemcpyAsync. */
@@ -32,6 +33,10 @@ typedef struct dml_cuda_launch {
      * only, where the emulator checks every access against them. */
     const unsigned char* bound[3];
     uint64_t bound_bytes[3];
+
+    /* DML_PLAN_SCALE_BIAS: its own kernel (scale_bias.cu) over this plan. */
+    int scale_bias;
+    dml_scale_bias_params scale_bias_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

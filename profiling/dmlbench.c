@@ -4,6 +4,7 @@
  *   dmlbench [--backend NAME] [--case NAME[,NAME...]] [--size BYTES[,BYTES...]]
  *            [--type-size 1,2,4,8] [--repetitions N] [--warmup N] [--csv]
  *   dmlbench --overhead [--backend NAME] [--repetitions N]
+ *   dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]
  *
  * Throughput mode runs a fixed set of cases (see `cases` below and
  * profiling/README.md) for element sizes 1, 2, 4 and 8 bytes and output sizes
@@ -22,6 +23,8 @@
  * beside the cost of a plain malloc/free pair measured in the same run.
  */
 #include <dml/dml.h>
+
+#include "bench_graph.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -921,6 +924,7 @@ static void usage(FILE* out)
         "                [--threads N,...|all] [--repetitions N] [--warmup N] [--csv]\n"
         "       dmlbench --cpu-table [options]   (= --backend cpu --size 256K,4M,64M --threads all)\n"
         "       dmlbench --overhead [--backend NAME] [--repetitions N]\n"
+        "       dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]\n"
         "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
         "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
         "Times each case as GB/s and as a ratio to a copy of the same bytes measured in\n"
@@ -943,13 +947,15 @@ int main(int argc, char** argv)
 {
     bench_options o = { NULL, -1, 2, 0, 0 };
     const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *thread_list = NULL, *gpu_case = NULL;
-    int mode_overhead = 0, mode_gpu = 0;
+    int mode_overhead = 0, mode_gpu = 0, mode_graph = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--overhead"))
             mode_overhead = 1;
+        else if (!strcmp(argv[i], "--graph"))
+            mode_graph = 1;
         else if (!strcmp(argv[i], "--gpu-table"))
             mode_gpu = 1;
         else if (!strcmp(argv[i], "--gpu-case") && i + 1 < argc)
@@ -995,5 +1001,7 @@ int main(int argc, char** argv)
             o.repetitions < 1 ? "--repetitions" : "--warmup");
     if (mode_overhead)
         return overhead(o.backend, o.repetitions);
+    if (mode_graph)
+        return bench_graph(o.backend, size_list ? parse_size(size_list) : (uint64_t)64 << 20, o.repetitions, o.warmup);
     return throughput(&o, case_list, size_list, type_list, thread_list);
 }

@@ -34,7 +34,7 @@ export DML_BACKEND= DML_PLUGIN_PATH=
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:verify_asan_link_order=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p "$build/fuzz-new" "$build/fuzz-artifacts"
-for target in fuzz_operators; do
+for target in fuzz_operators fuzz_graph; do
   printf '\n==== %s: %ss\n' "$target" "$seconds"
   # A fixed seed keeps CI reproducible; DML_FUZZ_SEED=0 lets libFuzzer pick one.
   options=(-seed="${DML_FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048

@@ -44,6 +44,7 @@ typedef uint32_t UINT;
 typedef int32_t INT;
 typedef uint64_t UINT64;
 typedef int32_t BOOL;
+typedef float FLOAT;
 
 /* ---- Results ---------------------------------------------------------- */
 typedef int32_t DML_RESULT;
@@ -133,7 +134,7 @@ typedef enum DML_BINDING_TYPE {
 } DML_BINDING_TYPE;
 
 /* DirectML's full operator list (values fixed by DirectML). This runtime
- * implements SLICE, REVERSE_SUBSEQUENCES and SLICE1; any other valid type gives
+ * implements ELEMENT_WISE_IDENTITY, SLICE, REVERSE_SUBSEQUENCES and SLICE1; any other valid type gives
  * DML_E_NOTIMPL, a value outside this list DML_E_INVALIDARG. */
 typedef enum DML_OPERATOR_TYPE {
     DML_OPERATOR_INVALID = 0,
@@ -378,6 +379,85 @@ typedef struct DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC {
     UINT Axis;
 } DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC;
 
+/* Output = Input * Scale + Bias, for floating-point tensors only (float16 is
+ * computed in float32 and rounded once, to nearest even). */
+typedef struct DML_SCALE_BIAS {
+    FLOAT Scale;
+    FLOAT Bias;
+} DML_SCALE_BIAS;
+
+/* Output[c] = Input[c] (with ScaleBias: Input[c] * Scale + Bias). Same data
+ * type and sizes; strides are free, so it expresses copies, transposes,
+ * reshapes and broadcasts. ScaleBias NULL: any data type. */
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_SCALE_BIAS* ScaleBias;
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+/* ---- Graphs (DirectML's IDMLDevice1::CompileGraph) -------------------- */
+typedef enum DML_GRAPH_NODE_TYPE {
+    DML_GRAPH_NODE_TYPE_INVALID = 0,
+    DML_GRAPH_NODE_TYPE_OPERATOR = 1,
+} DML_GRAPH_NODE_TYPE;
+
+typedef struct DML_OPERATOR_GRAPH_NODE_DESC {
+    DMLOperator Operator;
+    const char* Name; /* optional, for messages */
+} DML_OPERATOR_GRAPH_NODE_DESC;
+
+typedef struct DML_GRAPH_NODE_DESC {
+    DML_GRAPH_NODE_TYPE Type;
+    const void* Desc; /* DML_OPERATOR_GRAPH_NODE_DESC */
+} DML_GRAPH_NODE_DESC;
+
+typedef enum DML_GRAPH_EDGE_TYPE {
+    DML_GRAPH_EDGE_TYPE_INVALID = 0,
+    DML_GRAPH_EDGE_TYPE_INPUT = 1,
+    DML_GRAPH_EDGE_TYPE_OUTPUT = 2,
+    DML_GRAPH_EDGE_TYPE_INTERMEDIATE = 3,
+} DML_GRAPH_EDGE_TYPE;
+
+typedef struct DML_GRAPH_EDGE_DESC {
+    DML_GRAPH_EDGE_TYPE Type;
+    const void* Desc;
+} DML_GRAPH_EDGE_DESC;
+
+typedef struct DML_INPUT_GRAPH_EDGE_DESC {
+    UINT GraphInputIndex;
+    UINT ToNodeIndex;
+    UINT ToNodeInputIndex;
+    const char* Name;
+} DML_INPUT_GRAPH_EDGE_DESC;
+
+typedef struct DML_OUTPUT_GRAPH_EDGE_DESC {
+    UINT FromNodeIndex;
+    UINT FromNodeOutputIndex;
+    UINT GraphOutputIndex;
+    const char* Name;
+} DML_OUTPUT_GRAPH_EDGE_DESC;
+
+typedef struct DML_INTERMEDIATE_GRAPH_EDGE_DESC {
+    UINT FromNodeIndex;
+    UINT FromNodeOutputIndex;
+    UINT ToNodeIndex;
+    UINT ToNodeInputIndex;
+    const char* Name;
+} DML_INTERMEDIATE_GRAPH_EDGE_DESC;
+
+typedef struct DML_GRAPH_DESC {
+    UINT InputCount;
+    UINT OutputCount;
+    UINT NodeCount;
+    const DML_GRAPH_NODE_DESC* Nodes;
+    UINT InputEdgeCount;
+    const DML_GRAPH_EDGE_DESC* InputEdges;
+    UINT OutputEdgeCount;
+    const DML_GRAPH_EDGE_DESC* OutputEdges;
+    UINT IntermediateEdgeCount;
+    const DML_GRAPH_EDGE_DESC* IntermediateEdges;
+} DML_GRAPH_DESC;
+
 /* ---- Bindings --------------------------------------------------------- */
 typedef struct DML_BINDING_PROPERTIES {
     UINT RequiredDescriptorCount; /* always 0: no descriptor heaps here */
@@ -492,6 +572,18 @@ DML_API DML_RESULT dmlDeviceCheckFeatureSupport(DMLDevice device, DML_FEATURE fe
     uint32_t querySize, const void* query, uint32_t supportSize, void* support);
 DML_API DML_RESULT dmlDeviceCreateOperator(DMLDevice device, const DML_OPERATOR_DESC* desc, DMLOperator* op);
 DML_API DML_RESULT dmlDeviceCompileOperator(DMLDevice device, DMLOperator op, DML_EXECUTION_FLAGS flags,
+    DMLCompiledOperator* compiled);
+/* Compiles a graph of operators into one compiled operator whose inputs are
+ * the graph inputs (InputCount, by GraphInputIndex) and whose outputs are the
+ * graph outputs. Chains of data-movement nodes are fused into single passes
+ * where that is exact; other intermediates live in the temporary resource
+ * (TemporaryResourceSize). Node inputs that are OWNED_BY_DML must be fed by
+ * graph inputs: the graph input is then owned (all its node inputs must
+ * agree), and, as in DirectML, the initializer takes for a compiled graph one
+ * DML_BUFFER_ARRAY_BINDING with one entry per graph input (NONE-sized entries
+ * for inputs that are not owned) and copies the owned ones into the graph's
+ * persistent resource. The node operators may be released afterwards. */
+DML_API DML_RESULT dmlDeviceCompileGraph(DMLDevice device, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* compiled);
 DML_API DML_RESULT dmlDeviceCreateOperatorInitializer(DMLDevice device, uint32_t count,
     const DMLCompiledOperator* ops, DMLOperatorInitializer* initializer);

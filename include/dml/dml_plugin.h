@@ -118,10 +118,9 @@ typedef struct DMLPluginTable {
         void* destination, uint64_t size);
     /* Appended in ABI version 1 (the dispatcher checks StructSize before use). */
     DML_RESULT (*DeviceGetAdapterInfo)(DMLDevice device, DML_ADAPTER_INFO* info);
-    /* Index 28: reserved for DeviceCompileGraph (another branch); the lead
-     * reconciles this placeholder when merging. */
-    void (*Reserved28)(void);
-    /* Index 29. */
+    /* Appended since (each used only when StructSize covers it). */
+    DML_RESULT (*DeviceCompileGraph)(DMLDevice device, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
+        DMLCompiledOperator* compiled);
     DML_RESULT (*DeviceSetThreadLimit)(DMLDevice device, uint32_t maxThreads, uint32_t* threadsInUse);
     /* Append only. */
 } DMLPluginTable;
@@ -145,6 +144,7 @@ DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCreateOperator) == DML_P
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandRecorderRecordDispatch) == DML_PLUGIN_TABLE_ENTRY_OFFSET(20), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandQueueReadBuffer) == DML_PLUGIN_TABLE_ENTRY_OFFSET(26), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceGetAdapterInfo) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table layout");
+DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCompileGraph) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceSetThreadLimit) == DML_PLUGIN_TABLE_ENTRY_OFFSET(29), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(30), "the plugin table has 30 entries");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLObjectHeader, Dispatch) == 0, "dispatch pointer first");

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "cpu_execute.h"
+#include "cpu_scale_bias.h"
 #include "cpu_pool.h"
 
 /* ---- test-only fault injection -------------------------------------------- */
@@ -294,7 +295,9 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     /* The core builds valid plans; this only keeps a bad one from running wild. */
     const uint32_t e = plan->element_size;
     if (plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
-        || plan->kind > DML_PLAN_REVERSE_SUBSEQUENCES
+        || plan->kind > DML_PLAN_SCALE_BIAS
+        || (plan->kind == DML_PLAN_SCALE_BIAS && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT32
+            && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT16 && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT64)
         || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
             && (plan->axis < 0 || (uint32_t)plan->axis >= plan->rank
                 || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
@@ -303,8 +306,12 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     if (DML_FAULT(execute))
         return dml_set_error(DML_E_DEVICE_REMOVED, "cpu: injected execution failure");
     cpu_device* device = queue->device;
+    const unsigned limit = atomic_load(&device->thread_limit);
     /* Small plans run inline on the caller (the cost model's choice). */
-    dml_cpu_execute(device->pool, &device->cost, atomic_load(&device->thread_limit), plan, args);
+    if (plan->kind == DML_PLAN_SCALE_BIAS)
+        dml_cpu_scale_bias(device->pool, &device->cost, limit, plan, args);
+    else
+        dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
 }
 

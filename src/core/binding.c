@@ -28,9 +28,9 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
     return a > b ? a : b;
 }
 
-static slot input_slot(const dml_op_desc* op, uint32_t i)
+static slot input_slot(const dml_compiled* compiled, uint32_t i)
 {
-    const dml_tensor* t = &op->inputs[i];
+    const dml_tensor* t = &compiled->inputs[i];
     slot s = { t->total_bytes, max_u32(DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT, t->base_alignment),
         (t->flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0 };
     return s;
@@ -64,8 +64,7 @@ static DML_RESULT open_context(DMLBindingTable handle, const char* call, context
     c->call = call;
     char name[DML_OBJECT_NAME_SIZE + 4], table_name[DML_OBJECT_NAME_SIZE + 4];
     const dml_object* d = table->dispatchable;
-    const char* type = is_initializer(table) ? "initializer"
-                                             : dml_operator_type_name(((const dml_compiled*)d)->op->desc.type);
+    const char* type = is_initializer(table) ? "initializer" : dml_compiled_kind((const dml_compiled*)d);
     const char* table_label = dml_object_label(&table->base, table_name, sizeof table_name);
     snprintf(c->label, sizeof c->label, "%s%s%s%s", type, dml_object_label(d, name, sizeof name),
         table_label[0] ? ", table" : "", table_label);
@@ -129,6 +128,22 @@ static DML_RESULT check_overlap(const context* c, const dml_binding* inputs, uin
     return DML_S_OK;
 }
 
+/* The temporary resource (a compiled graph's intermediates) is written during
+ * execution: it may intersect no input, output or persistent resource. */
+static DML_RESULT check_temporary(const context* c, const dml_binding* temporary, const dml_binding* inputs,
+    uint32_t input_count, const dml_binding* persistent, const dml_binding* outputs, uint32_t output_count)
+{
+    for (uint32_t i = 0; i < input_count; ++i)
+        if (intersect(temporary, &inputs[i]))
+            return fail(c, DML_E_INVALIDARG, "the temporary resource intersects input %u's range", i);
+    for (uint32_t o = 0; o < output_count; ++o)
+        if (intersect(temporary, &outputs[o]))
+            return fail(c, DML_E_INVALIDARG, "the temporary resource intersects output %u's range", o);
+    if (persistent && intersect(temporary, persistent))
+        return fail(c, DML_E_INVALIDARG, "the temporary resource intersects the persistent resource");
+    return DML_S_OK;
+}
+
 /* Replaces bindings[0..count) with fresh ones, moving buffer references. */
 static void commit(dml_binding* bindings, const dml_binding* fresh, uint32_t count)
 {
@@ -170,11 +185,11 @@ static const dml_compiled* compiled_of(const dml_binding_table* table)
 /* Compiled operator inputs: one BUFFER (or NONE) per operator input. */
 static DML_RESULT parse_operator_inputs(const context* c, const DML_BINDING_DESC* bindings, dml_binding* fresh)
 {
-    const dml_op_desc* op = &compiled_of(c->table)->op->desc;
-    for (uint32_t i = 0; i < op->input_count; ++i) {
+    const dml_compiled* compiled = compiled_of(c->table);
+    for (uint32_t i = 0; i < compiled->input_count; ++i) {
         char field[32];
         snprintf(field, sizeof field, "bindings[%u]", i);
-        slot s = input_slot(op, i);
+        slot s = input_slot(compiled, i);
         if (bindings[i].Type == DML_BINDING_TYPE_NONE)
             continue;
         if (bindings[i].Type != DML_BINDING_TYPE_BUFFER)
@@ -197,7 +212,7 @@ static DML_RESULT parse_initializer_inputs(const context* c, const DML_BINDING_D
     const dml_initializer* init = initializer_of(c->table);
     uint32_t base = 0;
     for (uint32_t k = 0; k < init->count; ++k) {
-        const dml_op_desc* op = &init->ops[k]->op->desc;
+        const dml_compiled* op = init->ops[k];
         const DML_BINDING_DESC* b = &bindings[k];
         if (b->Type == DML_BINDING_TYPE_BUFFER_ARRAY) {
             const DML_BUFFER_ARRAY_BINDING* array = (const DML_BUFFER_ARRAY_BINDING*)b->Desc;
@@ -247,7 +262,7 @@ static DML_RESULT parse_outputs(const context* c, const DML_BINDING_DESC* bindin
                 return fail(c, DML_E_INVALIDARG, "%s: operator %u has no persistent resource; bind NONE", field, k);
             s = (slot){ persistent, DML_PERSISTENT_BUFFER_ALIGNMENT, false };
         } else {
-            const dml_tensor* t = &compiled_of(c->table)->op->desc.output;
+            const dml_tensor* t = &compiled_of(c->table)->outputs[k];
             s = (slot){ t->total_bytes, max_u32(DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT, t->base_alignment), false };
         }
         DML_RESULT r = check_buffer(c, field, (const DML_BUFFER_BINDING*)bindings[k].Desc, s, &fresh[k]);
@@ -291,6 +306,9 @@ static DML_RESULT bind(DMLBindingTable handle, uint32_t count, const DML_BINDING
         const dml_binding* persistent = is_initializer(table) ? NULL : &table->persistent;
         r = outputs ? check_overlap(&c, table->inputs, table->input_count, persistent, fresh, slots)
                     : check_overlap(&c, fresh, slots, NULL, table->outputs, table->output_count);
+        if (r >= 0 && !is_initializer(table))
+            r = outputs ? check_temporary(&c, &table->temporary, NULL, 0, NULL, fresh, slots)
+                        : check_temporary(&c, &table->temporary, fresh, slots, NULL, NULL, 0);
     }
     if (r >= 0)
         commit(outputs ? table->outputs : table->inputs, fresh, slots);
@@ -323,14 +341,21 @@ static DML_RESULT bind_resource(DMLBindingTable handle, const DML_BINDING_DESC* 
         if (binding->Type != DML_BINDING_TYPE_BUFFER)
             return fail(&c, DML_E_INVALIDARG, "binding->Type = %d; must be DML_BINDING_TYPE_BUFFER or NONE",
                 (int)binding->Type);
-        uint64_t size = persistent && !is_initializer(table) ? compiled_of(table)->persistent_size : 0;
+        uint64_t size = is_initializer(table) ? 0
+            : persistent                      ? compiled_of(table)->persistent_size
+                                              : compiled_of(table)->temporary_size;
         if (!size)
             return fail(&c, DML_E_INVALIDARG, "the dispatchable needs no %s resource (size 0); bind NONE",
                 persistent ? "persistent" : "temporary");
         slot s = { size, persistent ? DML_PERSISTENT_BUFFER_ALIGNMENT : DML_TEMPORARY_BUFFER_ALIGNMENT, false };
         if ((r = check_buffer(&c, "binding", (const DML_BUFFER_BINDING*)binding->Desc, s, &fresh)) < 0)
             return r;
-        if ((r = check_overlap(&c, NULL, 0, &fresh, table->outputs, table->output_count)) < 0)
+        if (persistent && (r = check_overlap(&c, NULL, 0, &fresh, table->outputs, table->output_count)) >= 0)
+            r = check_temporary(&c, &table->temporary, NULL, 0, &fresh, NULL, 0);
+        else if (!persistent)
+            r = check_temporary(&c, &fresh, table->inputs, table->input_count, &table->persistent, table->outputs,
+                table->output_count);
+        if (r < 0)
             return r;
     }
     commit(persistent ? &table->persistent : &table->temporary, &fresh, 1);
@@ -352,13 +377,13 @@ static DML_RESULT dispatchable_slots(const dml_device* device, const char* call,
     uint32_t* inputs, uint32_t* outputs)
 {
     if (dml_is_object(d, DML_OBJECT_TYPE_COMPILED_OPERATOR)) {
-        *inputs = ((const dml_compiled*)d)->op->desc.input_count;
-        *outputs = 1;
+        *inputs = ((const dml_compiled*)d)->input_count;
+        *outputs = ((const dml_compiled*)d)->output_count;
     } else if (dml_is_object(d, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
         const dml_initializer* init = (const dml_initializer*)d;
-        uint64_t total = 0; /* up to 2 per operator, over up to 2^32 - 1 operators */
+        uint64_t total = 0; /* up to 65536 per compiled graph, over up to 2^32 - 1 operators */
         for (uint32_t k = 0; k < init->count; ++k)
-            total += init->ops[k]->op->desc.input_count;
+            total += init->ops[k]->input_count;
         if (total > UINT32_MAX)
             return dml_device_fail(device, DML_E_INVALIDARG,
                 "%s: desc->Dispatchable is an initializer of %u operators with %llu inputs in all; a binding table "

@@ -221,13 +221,22 @@ static DML_RESULT compile_operator_untraced(DMLDevice handle, DMLOperator op_han
         return out_of_memory(device, call);
     dml_object_add_ref(op);
     compiled->op = op;
-    dml_plan_build(&op->desc, &compiled->plan);
-    if (device->backend->compile) {
-        DML_RESULT r = device->backend->compile(device->state, &compiled->plan, &compiled->backend_state);
-        if (r < 0) {
-            dml_object_release(compiled);
-            return dml_device_remove(device, r);
-        }
+    compiled->input_count = op->desc.input_count;
+    compiled->output_count = 1;
+    compiled->inputs = op->desc.inputs;
+    compiled->outputs = &op->desc.output;
+    compiled->owned_offsets = compiled->single_owned;
+    compiled->step_count = 1;
+    compiled->steps = &compiled->single_step;
+    dml_step* step = &compiled->single_step;
+    dml_plan_build(&op->desc, &step->plan);
+    step->input = (dml_source){ DML_SOURCE_INPUT, 0, 0 };
+    step->lengths = op->desc.input_count > 1 ? (dml_source){ DML_SOURCE_INPUT, 1, 0 } : (dml_source){ 0, 0, 0 };
+    step->output = (dml_source){ DML_SOURCE_OUTPUT, 0, 0 };
+    DML_RESULT r = dml_compiled_compile_steps(device, compiled);
+    if (r < 0) {
+        dml_object_release(compiled);
+        return dml_device_remove(device, r);
     }
     /* OWNED_BY_DML inputs live in the persistent resource, each 256-byte
      * aligned. TotalTensorSizeInBytes is the host's (any value >= the
@@ -416,6 +425,10 @@ DML_RESULT dml_queue_write_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint6
 DML_RESULT dml_queue_read_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, void* destination,
     uint64_t size);
 
+/* graph.c */
+DML_RESULT dml_compile_graph(DMLDevice device, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
+    DMLCompiledOperator* compiled);
+
 void dml_core_fill_device_entries(DMLPluginTable* t);
 void dml_core_fill_device_entries(DMLPluginTable* t)
 {
@@ -424,6 +437,7 @@ void dml_core_fill_device_entries(DMLPluginTable* t)
     t->DeviceCheckFeatureSupport = check_feature_support;
     t->DeviceCreateOperator = create_operator;
     t->DeviceCompileOperator = compile_operator;
+    t->DeviceCompileGraph = dml_compile_graph;
     t->DeviceCreateOperatorInitializer = create_operator_initializer;
     t->DispatchableGetBindingProperties = dml_dispatchable_binding_properties;
     t->DeviceCreateCommandRecorder = create_command_recorder;

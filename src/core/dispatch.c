@@ -23,9 +23,10 @@ DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispa
 {
     DML_BINDING_PROPERTIES properties;
     memset(&properties, 0, sizeof properties);
-    if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR))
+    if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR)) {
         properties.PersistentResourceSize = ((const dml_compiled*)dispatchable)->persistent_size;
-    else if (!dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER))
+        properties.TemporaryResourceSize = ((const dml_compiled*)dispatchable)->temporary_size;
+    } else if (!dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER))
         dml_invalid_handle(NULL, "dmlDispatchableGetBindingProperties", "dispatchable",
             "DMLDispatchable (DMLCompiledOperator or DMLOperatorInitializer)", dispatchable);
     return properties; /* initializers copy straight into persistent resources: no temporary */
@@ -33,39 +34,89 @@ DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispa
 
 /* DML_E_INVALID_CALL naming the operator and what is missing; the label is
  * formatted only here, off the dispatch path. */
-static DML_RESULT unbound(const dml_device* device, const dml_compiled* compiled, const char* call, const char* what)
+static DML_RESULT unbound(const dml_device* device, const dml_compiled* compiled, const char* call, const char* what,
+    int64_t index)
 {
-    char name[DML_OBJECT_NAME_SIZE + 4];
+    char name[DML_OBJECT_NAME_SIZE + 4], slot[48];
+    if (index < 0)
+        snprintf(slot, sizeof slot, "%s", what);
+    else
+        snprintf(slot, sizeof slot, "%s%lld", what, (long long)index);
     return dml_device_fail(device, DML_E_INVALID_CALL, "%s(%s%s): %s is not bound", call,
-        dml_operator_type_name(compiled->op->desc.type), dml_object_label(&compiled->base, name, sizeof name), what);
+        dml_compiled_kind(compiled), dml_object_label(&compiled->base, name, sizeof name), slot);
 }
 
+/* The pointer a step's source names, or NULL when that range is not bound,
+ * and the bytes of the bound range from there (what the emulator checks
+ * every access against; a temporary intermediate may use the rest of the
+ * temporary resource). */
+static const unsigned char* resolve(const dml_compiled* compiled, const dml_binding_table* table, dml_source source,
+    uint64_t* bytes)
+{
+    *bytes = 0;
+    switch (source.kind) {
+    case DML_SOURCE_INPUT:
+        if (compiled->owned_offsets[source.index] != DML_NOT_OWNED) {
+            *bytes = compiled->inputs[source.index].total_bytes; /* its slot in the persistent resource */
+            return dml_binding_pointer(&table->persistent) + compiled->owned_offsets[source.index];
+        }
+        if (!table->inputs[source.index].buffer)
+            return NULL;
+        *bytes = table->inputs[source.index].size;
+        return dml_binding_pointer(&table->inputs[source.index]);
+    case DML_SOURCE_OUTPUT:
+        if (!table->outputs[source.index].buffer)
+            return NULL;
+        *bytes = table->outputs[source.index].size;
+        return dml_binding_pointer(&table->outputs[source.index]);
+    case DML_SOURCE_TEMPORARY:
+        *bytes = table->temporary.size - source.offset; /* offset < temporary_size <= the bound size */
+        return dml_binding_pointer(&table->temporary) + source.offset;
+    default:
+        return NULL;
+    }
+}
+
+/* Checks one source of a step is bound (NONE sources need nothing). */
+static DML_RESULT check_source(dml_device* device, const dml_compiled* compiled, const dml_binding_table* table,
+    dml_source source, const char* call)
+{
+    uint64_t bytes;
+    if (source.kind == DML_SOURCE_NONE || resolve(compiled, table, source, &bytes))
+        return DML_S_OK;
+    return unbound(device, compiled, call, source.kind == DML_SOURCE_INPUT ? "input " : "output ", source.index);
+}
+
+/* Runs the steps in order; everything they need is checked before the first runs. */
 static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compiled, const dml_binding_table* table,
     const char* call)
 {
-    static const char* const input_names[DML_OP_MAX_INPUTS] = { "input 0", "input 1" };
     dml_device* device = queue->base.device;
     if (compiled->persistent_size && !table->persistent.buffer)
-        return unbound(device, compiled, call, "the persistent resource");
-    if (!table->outputs[0].buffer)
-        return unbound(device, compiled, call, "output 0");
-    const void* inputs[DML_OP_MAX_INPUTS] = { NULL, NULL };
-    uint64_t input_bytes[DML_OP_MAX_INPUTS] = { 0, 0 };
-    for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
-        if (compiled->owned_offsets[i] != DML_NOT_OWNED) {
-            inputs[i] = dml_binding_pointer(&table->persistent) + compiled->owned_offsets[i];
-            input_bytes[i] = compiled->op->desc.inputs[i].total_bytes; /* its slot in the persistent resource */
-        } else if (table->inputs[i].buffer) {
-            inputs[i] = dml_binding_pointer(&table->inputs[i]);
-            input_bytes[i] = table->inputs[i].size;
-        } else {
-            return unbound(device, compiled, call, input_names[i]);
-        }
+        return unbound(device, compiled, call, "the persistent resource", -1);
+    if (compiled->temporary_size && !table->temporary.buffer)
+        return unbound(device, compiled, call, "the temporary resource", -1);
+    for (uint32_t o = 0; o < compiled->output_count; ++o)
+        if (!table->outputs[o].buffer)
+            return unbound(device, compiled, call, "output ", o);
+    for (uint32_t k = 0; k < compiled->step_count; ++k) {
+        const dml_step* step = &compiled->steps[k];
+        DML_RESULT r;
+        if ((r = check_source(device, compiled, table, step->input, call)) < 0 ||
+            (r = check_source(device, compiled, table, step->lengths, call)) < 0)
+            return r;
     }
-    dml_plan_args args = { inputs[0], inputs[1], dml_binding_pointer(&table->outputs[0]), input_bytes[0],
-        input_bytes[1], table->outputs[0].size };
-    return dml_device_remove(device,
-        device->backend->queue_execute(queue->state, &compiled->plan, compiled->backend_state, &args));
+    for (uint32_t k = 0; k < compiled->step_count; ++k) {
+        const dml_step* step = &compiled->steps[k];
+        dml_plan_args args;
+        args.input = resolve(compiled, table, step->input, &args.input_bytes);
+        args.lengths = resolve(compiled, table, step->lengths, &args.lengths_bytes);
+        args.output = (void*)resolve(compiled, table, step->output, &args.output_bytes);
+        DML_RESULT r = device->backend->queue_execute(queue->state, &step->plan, step->backend_state, &args);
+        if (r < 0)
+            return dml_device_remove(device, r);
+    }
+    return DML_S_OK;
 }
 
 /* Copies each operator's OWNED_BY_DML inputs into its persistent resource. */
@@ -79,26 +130,26 @@ static DML_RESULT execute_initializer(dml_queue* queue, const dml_initializer* i
         if (compiled->persistent_size && !table->outputs[k].buffer)
             return dml_device_fail(device, DML_E_INVALID_CALL,
                 "%s(initializer): the persistent resource of operator %u (output %u) is not bound", call, k, k);
-        for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i)
+        for (uint32_t i = 0; i < compiled->input_count; ++i)
             if (compiled->owned_offsets[i] != DML_NOT_OWNED && !table->inputs[base + i].buffer)
                 return dml_device_fail(device, DML_E_INVALID_CALL,
                     "%s(initializer): OWNED_BY_DML input %u of operator %u is not bound", call, i, k);
-        base += compiled->op->desc.input_count;
+        base += compiled->input_count;
     }
     base = 0;
     for (uint32_t k = 0; k < init->count; ++k) {
         const dml_compiled* compiled = init->ops[k];
-        for (uint32_t i = 0; i < compiled->op->desc.input_count; ++i) {
+        for (uint32_t i = 0; i < compiled->input_count; ++i) {
             if (compiled->owned_offsets[i] == DML_NOT_OWNED)
                 continue;
             DML_RESULT r = device->backend->queue_copy(queue->state,
                 dml_binding_pointer(&table->outputs[k]) + compiled->owned_offsets[i],
-                dml_binding_pointer(&table->inputs[base + i]), compiled->op->desc.inputs[i].total_bytes,
+                dml_binding_pointer(&table->inputs[base + i]), compiled->inputs[i].total_bytes,
                 DML_COPY_DEVICE_TO_DEVICE);
             if (r < 0)
                 return dml_device_remove(device, r);
         }
-        base += compiled->op->desc.input_count;
+        base += compiled->input_count;
     }
     return DML_S_OK;
 }
@@ -146,11 +197,15 @@ DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queu
         if (dml_is_object(dispatchable, DML_OBJECT_TYPE_COMPILED_OPERATOR)) {
             const dml_compiled* compiled = (const dml_compiled*)dispatchable;
             /* The compiled operator's name, else its operator's. */
-            char name[DML_OBJECT_NAME_SIZE];
-            dml_object_name(&compiled->base, name);
-            if (!name[0])
-                dml_object_name(&compiled->op->base, name);
-            dml_trace_push_operator("RecordDispatch", &compiled->op->desc, name);
+            if (compiled->op) {
+                char name[DML_OBJECT_NAME_SIZE];
+                dml_object_name(&compiled->base, name);
+                if (!name[0])
+                    dml_object_name(&compiled->op->base, name);
+                dml_trace_push_operator("RecordDispatch", &compiled->op->desc, name);
+            } else {
+                dml_trace_push("RecordDispatch graph");
+            }
         } else if (dml_is_object(dispatchable, DML_OBJECT_TYPE_OPERATOR_INITIALIZER)) {
             const dml_initializer* init = (const dml_initializer*)dispatchable;
             char message[DML_OBJECT_NAME_SIZE + 64], name[DML_OBJECT_NAME_SIZE + 4];

@@ -38,6 +38,14 @@ void dml_error_emit_last(void)
         fprintf(stderr, "dml: error: %s\n", t_last_error);
 }
 
+void dml_emit_info(const char* message)
+{
+    if (g_host && g_host->EmitMessage)
+        g_host->EmitMessage(DML_MESSAGE_SEVERITY_INFO, message);
+    else
+        fprintf(stderr, "dml: info: %s\n", message);
+}
+
 const char* dml_result_name(DML_RESULT result)
 {
     switch (result) {

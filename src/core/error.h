@@ -18,6 +18,9 @@ DML_RESULT dml_set_error(DML_RESULT result, const char* format, ...) DML_PRINTF(
  * message callback or stderr: what DML_CREATE_DEVICE_FLAG_DEBUG devices do. */
 void dml_error_emit_last(void);
 
+/* Emits an informational message (DEBUG devices: what a graph compiled to). */
+void dml_emit_info(const char* message);
+
 /* Host services given by the dispatcher (NULL when used without it). */
 void dml_error_set_host(const DMLHostServices* host);
 

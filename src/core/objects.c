@@ -132,10 +132,7 @@ static void destroy(dml_object* object)
         break;
     }
     case DML_OBJECT_TYPE_COMPILED_OPERATOR: {
-        dml_compiled* compiled = (dml_compiled*)object;
-        if (compiled->backend_state)
-            backend->compiled_destroy(compiled->backend_state);
-        dml_object_release(compiled->op);
+        dml_compiled_destroy((dml_compiled*)object);
         break;
     }
     case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: {

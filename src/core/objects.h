@@ -53,14 +53,52 @@ typedef struct dml_operator {
 
 #define DML_NOT_OWNED UINT64_MAX
 
-typedef struct dml_compiled {
-    dml_object base;
-    dml_operator* op; /* held reference */
+/* Where one pointer of a step comes from at dispatch. */
+typedef enum dml_source_kind {
+    DML_SOURCE_NONE = 0,      /* not used by the plan */
+    DML_SOURCE_INPUT = 1,     /* input `index` (its copy in the persistent resource when owned) */
+    DML_SOURCE_OUTPUT = 2,    /* output `index` */
+    DML_SOURCE_TEMPORARY = 3, /* the temporary resource, `offset` bytes in */
+} dml_source_kind;
+
+typedef struct dml_source {
+    uint32_t kind; /* dml_source_kind */
+    uint32_t index;
+    uint64_t offset;
+} dml_source;
+
+/* One plan of a compiled operator and where its pointers come from. */
+typedef struct dml_step {
     dml_plan plan;
     void* backend_state; /* the backend's compile of the plan, or NULL */
+    dml_source input, lengths, output;
+} dml_step;
+
+/* A compiled operator or a compiled graph: binding slots (what each input and
+ * output must hold) and steps run in order. Backends see only the plans. */
+typedef struct dml_compiled {
+    dml_object base;
+    dml_operator* op; /* held reference; NULL for a compiled graph */
+    uint32_t input_count, output_count;
+    const dml_tensor* inputs;  /* per input slot; all zero for an unused graph input */
+    const dml_tensor* outputs; /* per output slot */
+    uint64_t* owned_offsets;   /* per input: in the persistent resource, or DML_NOT_OWNED */
+    uint32_t step_count;
+    dml_step* steps;
     uint64_t persistent_size;
-    uint64_t owned_offsets[DML_OP_MAX_INPUTS]; /* in the persistent resource, or DML_NOT_OWNED */
+    uint64_t temporary_size;
+    /* A single operator's storage; a graph allocates its arrays in `graph`. */
+    dml_step single_step;
+    uint64_t single_owned[DML_OP_MAX_INPUTS];
+    void* graph;
 } dml_compiled;
+
+/* "SLICE1", "graph", ... for messages. */
+const char* dml_compiled_kind(const dml_compiled* compiled);
+/* Releases what a compiled operator holds (objects.c calls it on destroy). */
+void dml_compiled_destroy(dml_compiled* compiled);
+/* Runs the backend's compile hook on every step; DML_S_OK when it has none. */
+DML_RESULT dml_compiled_compile_steps(dml_device* device, dml_compiled* compiled);
 
 typedef struct dml_initializer {
     dml_object base;

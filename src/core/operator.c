@@ -10,6 +10,7 @@
 const char* dml_operator_type_name(DML_OPERATOR_TYPE type)
 {
     switch (type) {
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY: return "ELEMENT_WISE_IDENTITY";
     case DML_OPERATOR_SLICE: return "SLICE";
     case DML_OPERATOR_SLICE1: return "SLICE1";
     case DML_OPERATOR_REVERSE_SUBSEQUENCES: return "REVERSE_SUBSEQUENCES";
@@ -133,6 +134,47 @@ static DML_RESULT slice(const DML_SLICE_OPERATOR_DESC* d, dml_op_desc* op)
     return DML_S_OK;
 }
 
+static bool is_float(DML_TENSOR_DATA_TYPE type)
+{
+    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
+        type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+/* Stored as SLICE1 over the whole input with unit strides: a gather. */
+static DML_RESULT identity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* d, dml_op_desc* op)
+{
+    static const char call[] = "dmlDeviceCreateOperator(ELEMENT_WISE_IDENTITY)";
+    dml_tensor* in = &op->inputs[0];
+    DML_RESULT r;
+    if ((r = tensor(call, "InputTensor", false, d->InputTensor, in)) < 0 ||
+        (r = tensor(call, "OutputTensor", true, d->OutputTensor, &op->output)) < 0)
+        return r;
+    if (op->output.rank != in->rank)
+        FAIL("%s: OutputTensor.DimensionCount %u differs from InputTensor.DimensionCount %u", call, op->output.rank,
+            in->rank);
+    if (op->output.data_type != in->data_type)
+        FAIL("%s: OutputTensor.DataType %s differs from InputTensor.DataType %s", call,
+            dml_data_type_name(op->output.data_type), dml_data_type_name(in->data_type));
+    for (uint32_t i = 0; i < in->rank; ++i) {
+        if (op->output.sizes[i] != in->sizes[i])
+            FAIL("%s: OutputTensor.Sizes[%u] = %u differs from InputTensor.Sizes[%u] = %u", call, i,
+                op->output.sizes[i], i, in->sizes[i]);
+        op->window_offsets[i] = 0;
+        op->window_sizes[i] = in->sizes[i];
+        op->window_strides[i] = 1;
+    }
+    if (d->ScaleBias) {
+        if (!is_float(in->data_type))
+            FAIL("%s: ScaleBias is not NULL with DataType %s; ScaleBias needs FLOAT32, FLOAT16 or FLOAT64", call,
+                dml_data_type_name(in->data_type));
+        op->has_scale_bias = true;
+        op->scale = d->ScaleBias->Scale;
+        op->bias = d->ScaleBias->Bias;
+    }
+    op->input_count = 1;
+    return DML_S_OK;
+}
+
 DML_RESULT dml_operator_from_desc(const DML_OPERATOR_DESC* desc, dml_op_desc* out)
 {
     static const char call[] = "dmlDeviceCreateOperator";
@@ -141,10 +183,10 @@ DML_RESULT dml_operator_from_desc(const DML_OPERATOR_DESC* desc, dml_op_desc* ou
     if (desc->Type <= DML_OPERATOR_INVALID || (uint32_t)desc->Type > (uint32_t)DML_OPERATOR_TYPE_LAST)
         FAIL("%s: desc->Type = %d is not a DML_OPERATOR_TYPE", call, (int)desc->Type);
     if (desc->Type != DML_OPERATOR_SLICE && desc->Type != DML_OPERATOR_SLICE1 &&
-        desc->Type != DML_OPERATOR_REVERSE_SUBSEQUENCES)
+        desc->Type != DML_OPERATOR_REVERSE_SUBSEQUENCES && desc->Type != DML_OPERATOR_ELEMENT_WISE_IDENTITY)
         return dml_set_error(DML_E_NOTIMPL,
             "%s: DML_OPERATOR_TYPE %d is a DirectML operator this runtime does not implement "
-            "(implemented: SLICE, REVERSE_SUBSEQUENCES, SLICE1)", call, (int)desc->Type);
+            "(implemented: ELEMENT_WISE_IDENTITY, SLICE, REVERSE_SUBSEQUENCES, SLICE1)", call, (int)desc->Type);
     if (!desc->Desc)
         FAIL("%s(%s): desc->Desc is NULL", call, dml_operator_type_name(desc->Type));
 
@@ -155,6 +197,9 @@ DML_RESULT dml_operator_from_desc(const DML_OPERATOR_DESC* desc, dml_op_desc* ou
     switch (desc->Type) {
     case DML_OPERATOR_SLICE: r = slice((const DML_SLICE_OPERATOR_DESC*)desc->Desc, &op); break;
     case DML_OPERATOR_SLICE1: r = slice1((const DML_SLICE1_OPERATOR_DESC*)desc->Desc, &op); break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+        r = identity((const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*)desc->Desc, &op);
+        break;
     default: r = reverse_subsequences((const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC*)desc->Desc, &op); break;
     }
     if (r >= 0)

@@ -1,7 +1,8 @@
 /*
  * operator.h — validated operator descs. CreateOperator turns a
  * DML_OPERATOR_DESC into a dml_op_desc (a deep copy with every rule checked);
- * CompileOperator turns that into a plan. SLICE is stored in SLICE1's form.
+ * CompileOperator turns that into a plan. SLICE and ELEMENT_WISE_IDENTITY
+ * are stored in SLICE1's form.
  */
 #ifndef DML_CORE_OPERATOR_H
 #define DML_CORE_OPERATOR_H
@@ -21,6 +22,9 @@ typedef struct dml_op_desc {
     int64_t window_strides[DML_PLAN_MAX_RANK];
     /* REVERSE_SUBSEQUENCES */
     uint32_t axis;
+    /* ELEMENT_WISE_IDENTITY (stored as SLICE1 over the whole input) with ScaleBias */
+    bool has_scale_bias;
+    float scale, bias;
 } dml_op_desc;
 
 /* "SLICE1", "DML_OPERATOR_TYPE 3", ... for messages. */

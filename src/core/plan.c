@@ -36,12 +36,14 @@ static uint32_t describe(const dml_op_desc* op, dim* dims, int64_t* in_offset)
     return out->rank;
 }
 
-/* Drops dimensions of size 1; a reversal axis of size 1 reverses nothing. */
-static uint32_t drop_unit_dims(dim* dims, uint32_t rank)
+/* Drops dimensions of size 1; a reversal axis of size 1 reverses nothing
+ * unless its lengths clamp to more (a composed plan's axis may walk part of
+ * the reversed one: plan_compose.c). */
+static uint32_t drop_unit_dims(dim* dims, uint32_t rank, uint64_t axis_size)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < rank; ++i)
-        if (dims[i].size > 1)
+        if (dims[i].size > 1 || (dims[i].is_axis && axis_size > 1))
             dims[n++] = dims[i];
     return n;
 }
@@ -113,24 +115,29 @@ static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* stride
     return reach <= INT32_MAX;
 }
 
-void dml_plan_build(const dml_op_desc* op, dml_plan* plan)
+void dml_plan_normalize(dml_plan* plan)
 {
     dim dims[DML_PLAN_MAX_RANK];
-    int64_t in_offset;
-    uint32_t rank = describe(op, dims, &in_offset);
-    rank = drop_unit_dims(dims, rank);
+    uint32_t rank = plan->rank;
+    for (uint32_t i = 0; i < rank; ++i)
+        dims[i] = (dim){ plan->sizes[i], plan->in_strides[i], plan->out_strides[i], plan->len_strides[i],
+            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis };
+    rank = drop_unit_dims(dims, rank, plan->axis_size);
     sort_by_output_stride(dims, rank);
     rank = merge_dims(dims, rank);
 
-    memset(plan, 0, sizeof *plan);
-    plan->kind = DML_PLAN_GATHER;
+    uint32_t kind = plan->kind;
+    if (kind == DML_PLAN_REVERSE_SUBSEQUENCES) /* stays one only while its axis does */
+        plan->kind = DML_PLAN_GATHER;
     plan->axis = -1;
-    plan->element_size = op->output.element_size;
-    plan->in_offset = in_offset;
     if (rank == 0) { /* a single element */
         dims[0] = (dim){ .size = 1 };
         rank = 1;
     }
+    memset(plan->sizes, 0, sizeof plan->sizes);
+    memset(plan->in_strides, 0, sizeof plan->in_strides);
+    memset(plan->out_strides, 0, sizeof plan->out_strides);
+    memset(plan->len_strides, 0, sizeof plan->len_strides);
     plan->rank = rank;
     plan->element_count = 1;
     for (uint32_t i = 0; i < rank; ++i) {
@@ -140,16 +147,57 @@ void dml_plan_build(const dml_op_desc* op, dml_plan* plan)
         plan->len_strides[i] = dims[i].len_stride;
         plan->element_count *= dims[i].size;
         if (dims[i].is_axis) {
+            plan->kind = kind;
+            plan->axis = (int32_t)i;
+        }
+    }
+    if (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES) {
+        memset(plan->len_strides, 0, sizeof plan->len_strides);
+        plan->len_offset = 0;
+        plan->axis_size = 0;
+        plan->lengths_element_size = 0;
+    }
+    /* A composed reversal may read its axis beyond the coordinates it walks (up
+     * to axis_size - 1): the input's reach is taken over axis_size there. */
+    dml_plan reach = *plan;
+    if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && plan->axis_size > reach.sizes[plan->axis])
+        reach.sizes[plan->axis] = plan->axis_size;
+    plan->index32 = plan->element_count <= INT32_MAX &&
+        fits_int32(&reach, plan->in_offset, plan->in_strides) &&
+        fits_int32(plan, plan->out_offset, plan->out_strides) &&
+        (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
+            fits_int32(plan, plan->len_offset, plan->len_strides));
+}
+
+void dml_plan_build(const dml_op_desc* op, dml_plan* plan)
+{
+    dim dims[DML_PLAN_MAX_RANK];
+    int64_t in_offset;
+    uint32_t rank = describe(op, dims, &in_offset);
+
+    memset(plan, 0, sizeof *plan);
+    plan->kind = DML_PLAN_GATHER;
+    plan->axis = -1;
+    plan->element_size = op->output.element_size;
+    plan->in_offset = in_offset;
+    plan->rank = rank;
+    for (uint32_t i = 0; i < rank; ++i) {
+        plan->sizes[i] = dims[i].size;
+        plan->in_strides[i] = dims[i].in_stride;
+        plan->out_strides[i] = dims[i].out_stride;
+        plan->len_strides[i] = dims[i].len_stride;
+        if (dims[i].is_axis) {
             plan->kind = DML_PLAN_REVERSE_SUBSEQUENCES;
             plan->axis = (int32_t)i;
             plan->axis_size = dims[i].size;
             plan->lengths_element_size = op->inputs[1].element_size;
         }
     }
-    if (plan->kind == DML_PLAN_GATHER)
-        memset(plan->len_strides, 0, sizeof plan->len_strides);
-    plan->index32 = plan->element_count <= INT32_MAX &&
-        fits_int32(plan, plan->in_offset, plan->in_strides) &&
-        fits_int32(plan, plan->out_offset, plan->out_strides) &&
-        (plan->kind == DML_PLAN_GATHER || fits_int32(plan, plan->len_offset, plan->len_strides));
+    if (op->has_scale_bias) {
+        plan->kind = DML_PLAN_SCALE_BIAS;
+        plan->data_type = (uint32_t)op->output.data_type;
+        plan->scale = op->scale;
+        plan->bias = op->bias;
+    }
+    dml_plan_normalize(plan);
 }

@@ -17,6 +17,11 @@
  * the input coordinate on `axis` is (j < L ? L - 1 - j : j) for j = c[axis].
  * len_strides[axis] is 0. Lengths are read at execution time.
  *
+ * DML_PLAN_SCALE_BIAS is the gather with each element transformed on the way
+ * (ELEMENT_WISE_IDENTITY with ScaleBias): out = in * scale + bias for the
+ * floating-point data_type, as core/scale_bias.h computes it. It is never
+ * fused.
+ *
  * The struct is plain data (no pointers), so a GPU kernel can take it by value.
  * Offsets and strides are in elements of the tensor they index, relative to the
  * start of the bound buffer range.
@@ -31,6 +36,7 @@
 typedef enum dml_plan_kind {
     DML_PLAN_GATHER = 0,
     DML_PLAN_REVERSE_SUBSEQUENCES = 1,
+    DML_PLAN_SCALE_BIAS = 2,
 } dml_plan_kind;
 
 typedef struct dml_plan {
@@ -49,6 +55,8 @@ typedef struct dml_plan {
     int64_t in_strides[DML_PLAN_MAX_RANK];
     int64_t out_strides[DML_PLAN_MAX_RANK];
     int64_t len_strides[DML_PLAN_MAX_RANK];
+    uint32_t data_type;            /* SCALE_BIAS: DML_TENSOR_DATA_TYPE (FLOAT32, FLOAT16, FLOAT64); else 0 */
+    float scale, bias;             /* SCALE_BIAS */
 } dml_plan;
 
 /* The pointers a dispatch binds to a plan: the starts of the bound ranges,

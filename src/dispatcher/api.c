@@ -142,6 +142,12 @@ DML_API DML_RESULT dmlDeviceCreateOperator(DMLDevice device, const DML_OPERATOR_
     DMLD_FORWARD(DEVICE, device, DeviceCreateOperator, device, desc, op);
 }
 
+DML_API DML_RESULT dmlDeviceCompileGraph(DMLDevice device, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
+    DMLCompiledOperator* compiled)
+{
+    DMLD_FORWARD(DEVICE, device, DeviceCompileGraph, device, desc, flags, compiled);
+}
+
 DML_API DML_RESULT dmlDeviceCompileOperator(DMLDevice device, DMLOperator op, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* compiled)
 {

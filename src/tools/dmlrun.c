@@ -8,6 +8,7 @@
  * API call fails or the command line is wrong.
  */
 #include "common.h"
+#include "dmlrun_graph.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -311,6 +312,7 @@ static void usage(FILE* out)
     fprintf(out,
         "usage: %s [--backend NAME] OPERATOR OPTIONS...\n"
         "       %s [--backend NAME] --examples\n"
+        "       %s graph [--backend NAME] [--type TYPE] --sizes S [--input V,...] (CHAIN | --file FILE)\n"
         "\n"
         "Operators (SIZES, ... are comma-separated lists, one value per dimension, 1 to 8):\n"
         "  slice1  --sizes S --offsets O --window-sizes W --strides T [--output-sizes S]\n"
@@ -323,9 +325,15 @@ static void usage(FILE* out)
         "  --input V,V,...  the input values, row-major (default 1, 2, ..., N)\n"
         "  --backend NAME   run on this backend (default: DML_BACKEND, else the best available)\n"
         "  --examples       run the examples of the operator spec and check their outputs\n"
+        "Graphs: CHAIN is nodes separated by ';' (a FILE: by lines), each reading the previous output:\n"
+        "  identity [scale=X bias=Y] | slice1 offsets=O window=W strides=T | reverse axis=A lengths=L\n"
+        "  any node: view=S (reshape what it reads), in-strides=T (read through strides), output\n"
+        "  prints the plans the graph compiled to (what was fused), then the outputs\n"
         "\n"
-        "Example: %s slice1 --sizes 1,1,4,4 --offsets 0,0,0,1 --window-sizes 1,1,4,3 --strides 1,1,-2,2\n",
-        tool_name, tool_name, tool_name);
+        "Example: %s slice1 --sizes 1,1,4,4 --offsets 0,0,0,1 --window-sizes 1,1,4,3 --strides 1,1,-2,2\n"
+        "         %s graph --sizes 4,6 'identity view=6,4 in-strides=1,6; slice1 offsets=1,0 window=5,4 "
+        "strides=2,1; reverse axis=1 lengths=3,0,9'\n",
+        tool_name, tool_name, tool_name, tool_name, tool_name);
 }
 
 /* Parses "a,b,c" into values; returns the count (fatal on bad input). */
@@ -508,6 +516,8 @@ static int run_examples(tool_device* dev)
 int main(int argc, char** argv)
 {
     tool_name = "dmlrun";
+    if (argc > 1 && strcmp(argv[1], "graph") == 0)
+        return dmlrun_graph(argc - 2, argv + 2);
     command c;
     parse_command_line(argc, argv, &c);
 

@@ -171,8 +171,8 @@ START_TEST(operator_type_not_implemented)
 {
     uint8_t dummy[256];
     memset(dummy, 0, sizeof dummy);
-    DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, dummy };
-    expect_create(&od, DML_E_NOTIMPL, NULL, "ELEMENT_WISE_IDENTITY");
+    DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_ABS, dummy };
+    expect_create(&od, DML_E_NOTIMPL, NULL, "ELEMENT_WISE_ABS");
     od.Type = DML_OPERATOR_UNFOLD;
     expect_create(&od, DML_E_NOTIMPL, NULL, "UNFOLD (177)");
     od.Type = DML_OPERATOR_GATHER;
