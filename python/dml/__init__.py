@@ -14,11 +14,8 @@ dynamic loader. Failures raise dml.DmlError carrying the runtime's message.
 See docs/python.md in the project.
 """
 from ._lib import DmlError
-from ._ops import Tensor, reverse_subsequences, slice, slice1  # noqa: A004
+from ._ops import Tensor, identity, reverse_subsequences, slice, slice1  # noqa: A004
+from .graph import CompiledGraph, Graph
 
-# Graphs (dmlDeviceCompileGraph) are not exposed yet. When they are, they go
-# in a module of their own (dml/graph.py: build nodes from these operators'
-# parameters, compile once, call many times) and are re-exported here.
-
-__all__ = ["DmlError", "Tensor", "reverse_subsequences", "slice", "slice1"]
+__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "identity", "reverse_subsequences", "slice", "slice1"]
 __version__ = "1.0.0"

@@ -293,6 +293,57 @@ def slice(x, offsets, sizes, strides, *, backend=None):  # noqa: A001 (DirectML'
     return _slice1(x, offsets, sizes, strides, sizes, backend, "dml.slice")
 
 
+# ---- ELEMENT_WISE_IDENTITY ---------------------------------------------------
+
+# DLPack float bits -> DML_TENSOR_DATA_TYPE_FLOAT16, FLOAT32, FLOAT64: ScaleBias
+# computes, so the runtime must know the type (other types travel as bits).
+FLOAT_TYPES = {16: 2, 32: 1, 64: 9}
+
+
+class _ScaleBias(ctypes.Structure):
+    _fields_ = [("Scale", ctypes.c_float), ("Bias", ctypes.c_float)]
+
+
+class _IdentityDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)),
+                ("ScaleBias", ctypes.POINTER(_ScaleBias))]
+
+
+def identity_desc(source, target, scale, bias):
+    """(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, the objects it points to)."""
+    scale_bias = None
+    if scale is not None or bias is not None:
+        scale_bias = _ScaleBias(1.0 if scale is None else float(scale), 0.0 if bias is None else float(bias))
+    desc = _IdentityDesc(ctypes.pointer(source.tensor), ctypes.pointer(target.tensor),
+                         ctypes.pointer(scale_bias) if scale_bias is not None else None)
+    return desc, (source, target, scale_bias)
+
+
+def data_type(dtype, scale, bias):
+    """The DML data type for a DLPack dtype: its float type when ScaleBias computes
+    on it, else unsigned bits (the runtime then rejects ScaleBias and says why)."""
+    size_type = _lib.UINT_TYPE_BY_SIZE[dtype[1] // 8]
+    if scale is None and bias is None or dtype[0] != _dlpack.KDL_FLOAT:
+        return size_type
+    return FLOAT_TYPES.get(dtype[1], size_type)
+
+
+def identity(x, scale=None, bias=None, *, backend=None):
+    """DML_OPERATOR_ELEMENT_WISE_IDENTITY: a packed copy of x (any strides);
+    with scale or bias, x * scale + bias (float16/32/64 only, computed in
+    float32, float64 for float64; scale defaults to 1, bias to 0)."""
+    device, stream, view = _placement(x, backend)
+    dtype = data_type(view.dtype, scale, bias)
+    data = _readable(device, stream, view, dtype)
+    out = _Output(device, view.shape, dtype)
+    desc, keep = identity_desc(data, out, scale, bias)
+    _dispatch(device, stream, OPERATOR_ELEMENT_WISE_IDENTITY, desc, [data], [out])
+    return _result(x, device, out, view.dtype)
+
+
+OPERATOR_ELEMENT_WISE_IDENTITY = 1
+
+
 # ---- REVERSE_SUBSEQUENCES ----------------------------------------------------
 
 

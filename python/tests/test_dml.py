@@ -327,6 +327,180 @@ class Lifetime(unittest.TestCase):
         self.assertEqual(len(_dlpack._exports), before)
 
 
+def random_window(rng, shape, signed=True):
+    """SLICE1 parameters (offsets, sizes, strides, output sizes) for shape."""
+    offsets, sizes, strides = [], [], []
+    for n in shape:
+        w = int(rng.integers(1, n + 1))
+        offsets.append(int(rng.integers(0, n - w + 1)))
+        sizes.append(w)
+        strides.append(int(rng.choice([1, 1, 2, 3])) * (int(rng.choice([1, -1])) if signed else 1))
+    out_sizes = [1 + (w - 1) // abs(s) for w, s in zip(sizes, strides)]
+    return offsets, sizes, strides, out_sizes
+
+
+class Identity(unittest.TestCase):
+    def test_identity_random(self):
+        rng = np.random.default_rng(SEED + 4)
+        for i in range(60):
+            x = random_view(rng, random_shape(rng), DTYPES[i % len(DTYPES)])
+            want = np.empty(x.shape, x.dtype)
+            for c in np.ndindex(*x.shape):  # output[c] = input[c], packed
+                want[c] = x[c]
+            for backend in BACKENDS:
+                got = dml.identity(x, backend=backend)
+                assert_same(self, got, want, "case %d %s %s %s on %s" % (i, x.dtype, x.shape, x.strides, backend))
+                self.assertTrue(got.flags.c_contiguous)
+
+    def test_scale_bias(self):
+        rng = np.random.default_rng(SEED + 5)
+        for i in range(30):
+            dtype = [np.float32, np.float16, np.float64][i % 3]
+            shape = random_shape(rng, max_elements=100)
+            x = random_view(rng, shape, dtype, broadcast=False)
+            # Values whose x * scale + bias is exact in every type: the
+            # reference needs no rounding rule.
+            x[...] = rng.integers(-64, 64, size=x.shape).astype(dtype)
+            scale, bias = float(rng.choice([0.5, 2.0, -1.0, 1.0])), float(rng.choice([0.0, 3.0, -0.25]))
+            want = np.empty(x.shape, dtype)
+            for c in np.ndindex(*x.shape):
+                want[c] = float(x[c]) * scale + bias
+            for backend in BACKENDS:
+                got = dml.identity(x, scale=scale, bias=bias, backend=backend)
+                assert_same(self, got, want, "case %d %s %s scale %g bias %g on %s" % (i, dtype, x.strides, scale,
+                                                                                       bias, backend))
+        with self.assertRaisesRegex(dml.DmlError, "ScaleBias"):
+            dml.identity(np.zeros((2, 2), np.int32), scale=2.0)
+
+
+def run_reference(kind, x, params, lengths=None):
+    """One node's output, element by element."""
+    if kind == "identity":
+        scale, bias = params
+        if scale is None and bias is None:
+            return ref_slice1(x, [0] * x.ndim, list(x.shape), [1] * x.ndim, list(x.shape))
+        return (x.astype(np.float64) * (1.0 if scale is None else scale) + (bias or 0.0)).astype(x.dtype)
+    if kind == "slice1":
+        return ref_slice1(x, *params)
+    if kind == "slice":
+        return ref_slice(x, *params)
+    return ref_reverse(x, lengths, params)
+
+
+class Graphs(unittest.TestCase):
+    def random_graph(self, rng, i):
+        """A random graph (chains of 1-4 nodes, fan-out, outputs from the middle)
+        with its inputs and the reference outputs."""
+        g = dml.Graph()
+        shape = random_shape(rng, max_rank=4, max_elements=120)
+        dtype = [np.float32, np.int16, np.uint8, np.float64, np.int64][i % 5]
+        x = random_view(rng, shape, dtype)
+        values = [(g.input(shape), np.ascontiguousarray(x))]
+        tensors, outputs, wants = [x], [], []
+        for k in range(int(rng.integers(1, 5))):
+            value, ref = values[int(rng.integers(0, len(values)))]  # fan-out when one is picked twice
+            kind = ["identity", "slice1", "slice", "reverse"][int(rng.integers(0, 4))]
+            if kind == "identity":
+                scaled = dtype in (np.float32, np.float64) and rng.random() < 0.5
+                params = (2.0, None) if scaled else (None, None)  # x * 2: exact, no rounding rule
+                node, want = g.identity(value, *params), run_reference(kind, ref, params)
+            elif kind == "slice1":
+                params = random_window(rng, ref.shape)
+                node, want = g.slice1(value, *params), run_reference(kind, ref, params)
+            elif kind == "slice":
+                o, w, s, z = random_window(rng, ref.shape, signed=False)
+                params = (o, z, s)
+                node, want = g.slice(value, *params), run_reference(kind, ref, params)
+            else:
+                axis = int(rng.integers(0, ref.ndim))
+                lshape = [1 if d == axis else n for d, n in enumerate(ref.shape)]
+                ltype = [np.uint32, np.int64, np.int32, np.uint64][k % 4]
+                lengths = rng.integers(0, ref.shape[axis] + 2, size=lshape).astype(ltype)
+                tensors.append(lengths)
+                node = g.reverse_subsequences(value, g.input(lshape), axis)
+                want = run_reference(kind, ref, axis, lengths)
+            values.append((node, want))
+            if rng.random() < 0.4:  # an output from the middle of the chain
+                g.output(node)
+                outputs.append(want)
+        if not outputs or values[-1][0] is not g.outputs[-1]:
+            g.output(values[-1][0])
+            outputs.append(values[-1][1])
+        return g, tensors, outputs
+
+    def test_random_graphs(self):
+        rng = np.random.default_rng(SEED + 6)
+        for i in range(60):
+            g, tensors, wants = self.random_graph(rng, i)
+            for backend in BACKENDS:
+                run = g.compile(backend=backend)
+                for repeat in range(2):  # the second call reuses the compiled graph
+                    got = run(*tensors)
+                    self.assertEqual(len(got), len(wants))
+                    for j, (a, b) in enumerate(zip(got, wants)):
+                        assert_same(self, a, b, "graph %d output %d on %s (%s)" % (i, j, backend,
+                                                                                   run.steps(*tensors)))
+                self.assertEqual(run.compilations, 1)
+
+    def test_cache_follows_the_layout(self):
+        g = dml.Graph()
+        a = g.input((4, 6))
+        g.output(g.slice1(a, [0, 0], [4, 6], [1, -1]))
+        run = g.compile()
+        x = np.arange(48, dtype=np.float32).reshape(4, 12)
+        for view in (x[:, :6], x[:, 4:10], x[:, ::2], x[:, :6].copy()):
+            (y,) = run(view)
+            assert_same(self, y, np.ascontiguousarray(view[:, ::-1]), "layout %s" % (view.strides,))
+        self.assertEqual(run.compilations, 3)  # x[:, :6] and x[:, 4:10] share one layout
+
+    def test_steps_show_fusion(self):
+        g = dml.Graph()
+        a = g.input((4, 6))
+        lengths = g.input((3, 1))
+        b = g.identity(a)
+        c = g.slice1(b, [1, 0], [3, 6], [1, -1])
+        g.output(g.reverse_subsequences(c, lengths, 1))
+        run = g.compile()
+        x, n = np.arange(24, dtype=np.float32).reshape(4, 6), np.array([[2], [6], [0], [9]], np.uint32)
+        with self.assertRaisesRegex(ValueError, r"input 1 has shape \(4, 1\)"):
+            run(x, n)
+        n = n[:3]
+        steps = run.steps(x, n)
+        self.assertIn("3 nodes compiled to 1 step(s)", steps[0])
+        self.assertEqual(len(steps), 2)
+        self.assertIn("reverse-gather", steps[1])
+        (y,) = run(x, n)
+        # The same chain, one operator at a time.
+        want = dml.reverse_subsequences(dml.slice1(dml.identity(x), [1, 0], [3, 6], [1, -1]), n, 1)
+        assert_same(self, y, want, "fused chain")
+        # A ScaleBias in the middle is a pass of its own.
+        g = dml.Graph()
+        a = g.input((4, 6))
+        g.output(g.slice1(g.identity(a, scale=2.0), [0, 0], [4, 6], [-1, 1]))
+        self.assertIn("2 nodes compiled to 2 step(s)", g.compile().steps(x)[0])
+        assert_same(self, g.compile()(x)[0], (x * 2)[::-1], "scale then reversed rows")
+
+    def test_graph_errors(self):
+        g = dml.Graph()
+        a = g.input((2, 3))
+        with self.assertRaisesRegex(ValueError, "graph input cannot be a graph output"):
+            g.output(a)
+        with self.assertRaisesRegex(ValueError, "no outputs"):
+            g.compile()
+        with self.assertRaisesRegex(TypeError, "value of this graph"):
+            dml.Graph().slice1(a, [0, 0], [1, 1], [1, 1])
+        with self.assertRaisesRegex(ValueError, r"lengths of shape \(2, 3\)"):
+            g.reverse_subsequences(a, a, 1)
+        g.output(g.slice1(a, [0, 1], [2, 3], [1, 1]))  # the window leaves the input: the runtime says so
+        with self.assertRaisesRegex(dml.DmlError, r"InputWindowOffsets\[1\] \+ InputWindowSizes\[1\] = 4"):
+            g.compile()(np.zeros((2, 3), np.float32))
+        with self.assertRaisesRegex(ValueError, "1 tensors given for 2 graph inputs"):
+            h = dml.Graph()
+            b = h.input((2, 3))
+            h.output(h.reverse_subsequences(b, h.input((2, 1)), 1))
+            h.compile()(np.zeros((2, 3), np.float32))
+
+
 @unittest.skipUnless(__import__("importlib").util.find_spec("torch"), "PyTorch is not installed")
 class Torch(unittest.TestCase):
     def test_torch(self):
