@@ -14,6 +14,7 @@ like the single operators.
 """
 import ctypes
 import threading
+import types
 
 from . import _dlpack, _lib, _ops
 from ._lib import check, create, lib
@@ -32,6 +33,14 @@ class Value:
 class _Node:
     def __init__(self, kind, data, params, lengths=None):
         self.kind, self.data, self.params, self.lengths = kind, data, params, lengths
+
+
+def _check_rank(operator, x, **lists):
+    # DimensionCount is the rank: every array must hold that many values.
+    for name, values in lists.items():
+        if len(values) != len(x.shape):
+            raise ValueError("%s: %s has %d values; the %d-dimensional input needs one per dimension"
+                             % (operator, name, len(values), len(x.shape)))
 
 
 class Graph:
@@ -72,6 +81,7 @@ class Graph:
         if output_sizes is None:
             output_sizes = [1 + (w - 1) // abs(s) if w >= 1 and s else 1 for w, s in zip(sizes, strides)]
         output_sizes = _ops._check_ints("dml.Graph.slice1: output_sizes", output_sizes, 0, 0xFFFFFFFF)
+        _check_rank("dml.Graph.slice1", x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=output_sizes)
         return self._node("slice1", x, output_sizes, (offsets, sizes, strides))
 
     def slice(self, x, offsets, sizes, strides):  # noqa: A003 (DirectML's name)
@@ -80,6 +90,7 @@ class Graph:
         offsets = _ops._check_ints("dml.Graph.slice: offsets", offsets, 0, 0xFFFFFFFF)
         sizes = _ops._check_ints("dml.Graph.slice: sizes", sizes, 0, 0xFFFFFFFF)
         strides = _ops._check_ints("dml.Graph.slice: strides", strides, 0, 0x7FFFFFFF)
+        _check_rank("dml.Graph.slice", x, offsets=offsets, sizes=sizes, strides=strides)
         return self._node("slice", x, sizes, (offsets, sizes, strides))
 
     def reverse_subsequences(self, x, lengths, axis):
@@ -108,7 +119,9 @@ class Graph:
         """A callable running this graph; compiled on first use per device and input layout."""
         if not self.outputs:
             raise ValueError("dml.Graph.compile: the graph has no outputs (call output())")
-        return CompiledGraph(self, backend)
+        snapshot = Graph()  # later additions to self do not change what was compiled
+        snapshot.inputs, snapshot.nodes, snapshot.outputs = list(self.inputs), list(self.nodes), list(self.outputs)
+        return CompiledGraph(snapshot, backend)
 
 
 class _Packed:
@@ -218,7 +231,6 @@ class _Compiled:
         graph_desc = _GraphDesc(len(graph.inputs), len(graph.outputs), len(nodes), array(nodes),
                                 len(input_edges), array(input_edges), len(output_edges), array(output_edges),
                                 len(intermediate_edges), array(intermediate_edges))
-        self.graph_desc = graph_desc
         self.handle = create(lib.dmlDeviceCompileGraph, device.handle.value, ctypes.byref(graph_desc), 0)
         for op in ops:  # the compiled graph keeps what it needs
             op.close()
@@ -304,8 +316,7 @@ class CompiledGraph:
         device, _, views, operands = self._operands(tensors)
         desc = _lib.DEVICE_DESC(device.backend.encode(), device.adapter, _CREATE_DEVICE_FLAG_DEBUG,
                                 _lib.FEATURE_LEVEL_5_0)
-        debug = _ops._Device.__new__(_ops._Device)
-        debug.handle = create(lib.dmlCreateDevice, ctypes.byref(desc))
+        debug = types.SimpleNamespace(handle=create(lib.dmlCreateDevice, ctypes.byref(desc)))
         messages = []
 
         @_MESSAGE_CALLBACK

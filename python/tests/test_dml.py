@@ -489,9 +489,18 @@ class Graphs(unittest.TestCase):
             g.compile()
         with self.assertRaisesRegex(TypeError, "value of this graph"):
             dml.Graph().slice1(a, [0, 0], [1, 1], [1, 1])
+        with self.assertRaisesRegex(ValueError, "strides has 1 values; the 2-dimensional input"):
+            g.slice1(a, [0, 0], [1, 1], [1])
+        with self.assertRaisesRegex(ValueError, "offsets has 3 values"):
+            g.slice(a, [0, 0, 0], [1, 1], [1, 1])
         with self.assertRaisesRegex(ValueError, r"lengths of shape \(2, 3\)"):
             g.reverse_subsequences(a, a, 1)
         g.output(g.slice1(a, [0, 1], [2, 3], [1, 1]))  # the window leaves the input: the runtime says so
+        self.assertEqual(len(g.compile().graph.outputs), 1)
+        g.output(g.identity(a))
+        run = g.compile()
+        g.output(g.identity(a))  # after compile(): not part of run
+        self.assertEqual(len(run.graph.outputs), 2)
         with self.assertRaisesRegex(dml.DmlError, r"InputWindowOffsets\[1\] \+ InputWindowSizes\[1\] = 4"):
             g.compile()(np.zeros((2, 3), np.float32))
         with self.assertRaisesRegex(ValueError, "1 tensors given for 2 graph inputs"):
