@@ -205,14 +205,14 @@ class _Compiled:
             ops.append(op)
             node_desc = _OperatorNodeDesc(op.value, ("n%d_%s" % (k, node.kind)).encode())
             self.keep.append(node_desc)
-            nodes.append(_lib.BINDING_DESC(_NODE_TYPE_OPERATOR, ctypes.cast(ctypes.pointer(node_desc),
+            nodes.append(_Typed(_NODE_TYPE_OPERATOR, ctypes.cast(ctypes.pointer(node_desc),
                                                                             ctypes.c_void_p)))
 
         input_edges, intermediate_edges, output_edges = [], [], []
 
         def edge(kind, desc):
             self.keep.append(desc)
-            return _lib.BINDING_DESC(kind, ctypes.cast(ctypes.pointer(desc), ctypes.c_void_p))
+            return _Typed(kind, ctypes.cast(ctypes.pointer(desc), ctypes.c_void_p))
 
         for k, node in enumerate(graph.nodes):
             for slot, v in enumerate([node.data] + ([node.lengths] if node.lengths else [])):
@@ -224,7 +224,7 @@ class _Compiled:
             output_edges.append(edge(_EDGE_OUTPUT, _OutputEdge(v.node, 0, i, None)))
 
         def array(items):
-            a = (_lib.BINDING_DESC * max(len(items), 1))(*items)
+            a = (_Typed * max(len(items), 1))(*items)
             self.keep.append(a)
             return a
 
@@ -339,6 +339,11 @@ _MESSAGE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes
 _messages_lock = threading.Lock()
 
 
+# DML_GRAPH_NODE_DESC and DML_GRAPH_EDGE_DESC are { enum Type; const void* Desc },
+# the layout of DML_BINDING_DESC.
+_Typed = _lib.BINDING_DESC
+
+
 class _OperatorNodeDesc(ctypes.Structure):
     _fields_ = [("Operator", ctypes.c_void_p), ("Name", ctypes.c_char_p)]
 
@@ -360,10 +365,10 @@ class _IntermediateEdge(ctypes.Structure):
 
 class _GraphDesc(ctypes.Structure):
     _fields_ = [("InputCount", ctypes.c_uint32), ("OutputCount", ctypes.c_uint32), ("NodeCount", ctypes.c_uint32),
-                ("Nodes", ctypes.POINTER(_lib.BINDING_DESC)), ("InputEdgeCount", ctypes.c_uint32),
-                ("InputEdges", ctypes.POINTER(_lib.BINDING_DESC)), ("OutputEdgeCount", ctypes.c_uint32),
-                ("OutputEdges", ctypes.POINTER(_lib.BINDING_DESC)), ("IntermediateEdgeCount", ctypes.c_uint32),
-                ("IntermediateEdges", ctypes.POINTER(_lib.BINDING_DESC))]
+                ("Nodes", ctypes.POINTER(_Typed)), ("InputEdgeCount", ctypes.c_uint32),
+                ("InputEdges", ctypes.POINTER(_Typed)), ("OutputEdgeCount", ctypes.c_uint32),
+                ("OutputEdges", ctypes.POINTER(_Typed)), ("IntermediateEdgeCount", ctypes.c_uint32),
+                ("IntermediateEdges", ctypes.POINTER(_Typed))]
 
 
 lib.dmlDeviceCompileGraph.argtypes = [ctypes.c_void_p, ctypes.POINTER(_GraphDesc), ctypes.c_int,
