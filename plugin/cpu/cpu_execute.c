@@ -351,7 +351,11 @@ ALWAYS_INLINE void reverse_elements(const dml_plan* p, const walk* w, const byte
 
 /* Rows whose input elements are cache lines apart but whose neighbour rows
  * are close in the input (a transpose) are copied in tiles of
- * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows. */
+ * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows.
+ * A transposed input whose elements are 16 to 63 bytes apart takes the
+ * tiles too: their register transposes move 16 bytes a load where the
+ * strided row loop moves one element (a 1-byte [16, 1024] transpose ran
+ * 2x slower than a plain-C loop; dmlbench vs_C). */
 #define TILE_ROWS 64u
 #define TILE_COLS 64u
 
@@ -362,7 +366,8 @@ static int tiling_pays(const dml_plan* p)
     const int64_t e = p->element_size;
     const int64_t is = p->in_strides[p->rank - 1], is2 = p->in_strides[p->rank - 2];
     const int64_t row_bytes = (is < 0 ? -is : is) * e, next_bytes = (is2 < 0 ? -is2 : is2) * e;
-    return row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16;
+    const int register_tiles = is2 == 1 && p->out_strides[p->rank - 1] == 1;
+    return (row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16) || (register_tiles && row_bytes >= 16);
 }
 
 /* `rows` full rows from the walk's position along the next-outer dimension:
