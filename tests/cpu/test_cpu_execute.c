@@ -304,6 +304,34 @@ START_TEST(test_transpose_short_columns)
 }
 END_TEST
 
+/* Transposed inputs whose columns are a multiple of 32 KiB apart (one cache
+ * set) go through the packed buffer: rows and columns not multiples of the
+ * tile or block, cuts anywhere. */
+START_TEST(test_transpose_packed_columns)
+{
+    rng r = { 6700 };
+    for (size_t e = 0; e < 2; e++) { /* 1- and 2-byte elements */
+        const uint64_t sizes[2] = { 83, 37 };
+        const int64_t strides[2] = { 1, (int64_t)(32768 / element_sizes[e]) };
+        case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = element_sizes[e], .sizes = sizes,
+            .in_strides = strides, .out_layout = LAYOUT_PACKED };
+        test_case t;
+        case_make(&t, &r, &spec);
+        check_case(&t, &r, NULL);
+        dml_plan_args args = case_args(&t);
+        const uint64_t count = t.plan.element_count;
+        for (uint64_t a = 0; a <= count; a += 1 + (a % 13) * 7) {
+            case_reset_output(&t);
+            dml_cpu_execute_range(&t.plan, &args, a, count);
+            dml_cpu_execute_range(&t.plan, &args, 0, a);
+            const char* diff = case_compare(&t);
+            ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
+        }
+        case_free(&t);
+    }
+}
+END_TEST
+
 /* REVERSE_SUBSEQUENCES with the axis just outside the row and a length per
  * column (cpu_reverse_block.c): rows shorter than a vector, longer than a
  * column block, uniform lengths (the vector-load paths) and mixed ones (the
@@ -572,6 +600,7 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
     tcase_add_test(plans, test_transpose_short_columns);
+    tcase_add_test(plans, test_transpose_packed_columns);
     tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     suite_add_tcase(s, plans);
