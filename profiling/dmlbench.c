@@ -39,6 +39,7 @@
 #ifdef DML_BENCH_CUDA
 #include "bench_cuda.h" /* --gpu-table */
 #endif
+#include "plain_gather.h" /* the plain-C baseline */
 
 static double now_ns(void)
 {
@@ -598,8 +599,115 @@ typedef struct bench_options {
 
 typedef struct result {
     double seconds, copy_seconds;
+    double plain_seconds; /* the best plain-C loop (plain_gather.h); <= 0: not measured */
     uint64_t bytes_read, bytes_written;
 } result;
+
+/* Sizes up to which the plain-C baseline runs. */
+#define PLAIN_MAX_BYTES ((uint64_t)4 << 20)
+
+/* The tensor's strides in elements, packed ones when it has none. */
+static void strides_of(const btensor* t, int64_t* strides)
+{
+    int64_t packed = 1;
+    for (int d = (int)t->buffer.DimensionCount - 1; d >= 0; --d) {
+        strides[d] = t->buffer.Strides ? (int64_t)t->strides[d] : packed;
+        packed *= t->sizes[d];
+    }
+}
+
+/* The case as the plain-C loops see it (plain_gather.h), from its desc. */
+static void plain_of(const built_case* c, unsigned element_size, plain_gather* g)
+{
+    memset(g, 0, sizeof *g);
+    g->rank = c->out.buffer.DimensionCount;
+    g->element_size = element_size;
+    g->reverse_axis = -1;
+    int64_t in_strides[4];
+    strides_of(&c->in, in_strides);
+    for (unsigned d = 0; d < g->rank; ++d) {
+        g->sizes[d] = c->out.sizes[d];
+        g->in_strides[d] = in_strides[d];
+    }
+    if (c->desc.Type == DML_OPERATOR_SLICE1) {
+        /* Output[c] = Input[start + stride * c], start at the window's far
+         * end for a negative stride. */
+        for (unsigned d = 0; d < g->rank; ++d) {
+            const int64_t step = c->slice_strides[d];
+            const int64_t start = (int64_t)c->offsets[d] + (step < 0 ? (int64_t)c->window[d] - 1 : 0);
+            g->in_offset += start * in_strides[d];
+            g->in_strides[d] = step * in_strides[d];
+        }
+    } else {
+        g->reverse_axis = (int)c->reverse.Axis;
+        strides_of(&c->lengths, g->len_strides);
+        g->lengths = c->lengths_data;
+    }
+}
+
+/* Median nanoseconds of `repetitions` runs, each after an untimed run (as
+ * the operator is timed); 0 when the loop does not apply to the case. */
+static double time_plain(int (*loop)(const plain_gather*, void*, const void*), const plain_gather* g, void* out,
+    const void* in, int warmup, int repetitions)
+{
+    double* samples = calloc((size_t)repetitions, sizeof(double));
+    if (!samples || !loop(g, out, in)) {
+        free(samples);
+        return 0;
+    }
+    for (int i = 0; i < warmup + repetitions; ++i) {
+        loop(g, out, in);
+        const double t0 = now_ns();
+        loop(g, out, in);
+        if (i >= warmup)
+            samples[i - warmup] = now_ns() - t0;
+    }
+    const double median = summarize(samples, repetitions).median;
+    free(samples);
+    return median;
+}
+
+static int naive_loop(const plain_gather* g, void* out, const void* in)
+{
+    plain_gather_naive(g, out, in);
+    return 1;
+}
+
+/* The best plain-C loop's median seconds for the case (<= 0: not measured),
+ * after checking that it and the operator wrote the same bytes: a wrong
+ * baseline, or a wrong operator, would make the ratio meaningless. */
+static double plain_seconds(DMLCommandQueue queue, DMLBuffer buffer, uint64_t out_at, const built_case* c,
+    unsigned element_size, const bench_options* o)
+{
+    const uint64_t in_bytes = c->in.buffer.TotalTensorSizeInBytes, out_bytes = c->out.buffer.TotalTensorSizeInBytes;
+    unsigned char* in = malloc(in_bytes ? in_bytes : 1);
+    unsigned char* out = calloc(out_bytes ? out_bytes : 1, 1);
+    unsigned char* expected = malloc(out_bytes ? out_bytes : 1);
+    double best = -1;
+    if (in && out && expected) {
+        for (uint64_t i = 0; i < in_bytes; ++i) /* run_case's input pattern */
+            in[i] = (unsigned char)((i % (16u << 20)) * 131u + 7u);
+        plain_gather g;
+        plain_of(c, element_size, &g);
+        check(dmlCommandQueueReadBuffer(queue, buffer, out_at, expected, out_bytes), "ReadBuffer");
+        plain_gather_naive(&g, out, in);
+        if (memcmp(out, expected, out_bytes) != 0) {
+            fprintf(stderr, "dmlbench: the operator's output differs from the plain-C loop's\n");
+            exit(1);
+        }
+        const double naive = time_plain(naive_loop, &g, out, in, o->warmup, o->repetitions);
+        const double rows = time_plain(plain_gather_rows, &g, out, in, o->warmup, o->repetitions);
+        if (rows > 0 && memcmp(out, expected, out_bytes) != 0) {
+            fprintf(stderr, "dmlbench: the operator's output differs from the per-row memcpy loop's\n");
+            exit(1);
+        }
+        best = (rows > 0 && rows < naive ? rows : naive) * 1e-9;
+    }
+    free(in);
+    free(out);
+    free(expected);
+    return best;
+}
 
 static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder recorder, copy_pool* pool,
     const bench_options* o, const case_entry* entry, unsigned element_size, uint64_t bytes, result* res)
@@ -724,6 +832,11 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
         res->copy_seconds = ms < 0 ? -1 : ms * 1e-3;
 #endif
     }
+    /* Small gathers only: the goal is for them, and the naive loop of a
+     * large one would cost more bench time than the table. */
+    res->plain_seconds = !on_cuda && bytes <= PLAIN_MAX_BYTES
+        ? plain_seconds(queue, buffer, in_bytes + len_bytes, &c, element_size, o)
+        : 0;
     res->bytes_read = c.bytes_read;
     res->bytes_written = c.bytes_written;
     free(samples);
@@ -872,13 +985,14 @@ static int throughput(bench_options* o, const char* case_list, const char* size_
     if (!on_cuda_backend(o->backend))
         print_machine(device, &pool, o->csv);
     if (o->csv)
-        printf("backend,case,element_size,bytes,threads,median_us,gbps,copy_gbps,ratio\n");
+        printf("backend,case,element_size,bytes,threads,median_us,gbps,copy_gbps,ratio,plain_c_ratio\n");
     else
         printf("dmlbench: backend %s, median of %d after %d warm-up; copy baseline: the faster of memcpy on 1 thread\n"
-               "and memcpy split over the row's threads (thr), same run\n"
-               "%-17s %4s %6s %3s %12s %9s %9s %7s\n",
+               "and memcpy split over the row's threads (thr), same run; vs_C: time over the best plain-C loop's\n"
+               "(a naive per-element loop, a per-row memcpy loop; sizes <= 4 MiB), same run (goal <= 1.2 at <= 256K)\n"
+               "%-17s %4s %6s %3s %12s %9s %9s %7s %6s\n",
             backend, o->repetitions, o->warmup, "case", "elem", "size", "thr", "median_us", "GB/s", "copyGB/s",
-            "ratio");
+            "ratio", "vs_C");
     for (size_t k = 0; k < CASE_COUNT; ++k) {
         if (!selected[k])
             continue;
@@ -897,15 +1011,20 @@ static int throughput(bench_options* o, const char* case_list, const char* size_
                 const double ratio = copy_gbps > 0 ? gbps / copy_gbps : 0;
                 char size_text[32];
                 format_size(size_text, sizeof size_text, sizes[s]);
+                const double vs_c = r.plain_seconds > 0 ? r.seconds / r.plain_seconds : 0;
+                char vs_c_text[16] = "-";
+                if (vs_c > 0)
+                    snprintf(vs_c_text, sizeof vs_c_text, "%.2f", vs_c);
                 if (o->csv)
-                    printf("%s,%s,%u,%llu,%u,%.3f,%.3f,%.3f,%.3f\n", backend, cases[k].name, types[t],
-                        (unsigned long long)sizes[s], o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio);
+                    printf("%s,%s,%u,%llu,%u,%.3f,%.3f,%.3f,%.3f,%s\n", backend, cases[k].name, types[t],
+                        (unsigned long long)sizes[s], o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio,
+                        vs_c > 0 ? vs_c_text : "");
                 else if (copy_gbps > 0)
-                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9.2f %7.2f\n", cases[k].name, types[t], size_text,
-                        o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio);
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9.2f %7.2f %6s\n", cases[k].name, types[t], size_text,
+                        o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio, vs_c_text);
                 else
-                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9s %7s\n", cases[k].name, types[t], size_text,
-                        o->threads, r.seconds * 1e6, gbps, "n/a", "n/a");
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9s %7s %6s\n", cases[k].name, types[t], size_text,
+                        o->threads, r.seconds * 1e6, gbps, "n/a", "n/a", vs_c_text);
                 fflush(stdout);
             }
         }

@@ -330,6 +330,12 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
     }
 #endif
     const ptrdiff_t db = (ptrdiff_t)ds * (ptrdiff_t)E, sb = (ptrdiff_t)ss * (ptrdiff_t)E;
+    if (ds == 1) { /* a constant output step: 1.9x faster than the loop below (8-byte stride +-2 without AVX2,
+                      16K-256K, dmlbench vs_C 1.9 -> 1.0) */
+        for (uint64_t k = 0; k < n - k0; k++)
+            memcpy(dst + k * E, src + (ptrdiff_t)k * sb, E);
+        return;
+    }
     for (uint64_t k = 0; k < n - k0; k++)
         memcpy(dst + (ptrdiff_t)k * db, src + (ptrdiff_t)k * sb, E);
 }
@@ -351,7 +357,11 @@ ALWAYS_INLINE void reverse_elements(const dml_plan* p, const walk* w, const byte
 
 /* Rows whose input elements are cache lines apart but whose neighbour rows
  * are close in the input (a transpose) are copied in tiles of
- * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows. */
+ * TILE_ROWS x TILE_COLS, so each input line fetched serves several rows.
+ * A transposed input whose elements are 16 to 63 bytes apart takes the
+ * tiles too: their register transposes move 16 bytes a load where the
+ * strided row loop moves one element (a 1-byte [16, 1024] transpose ran
+ * 2x slower than a plain-C loop; dmlbench vs_C). */
 #define TILE_ROWS 64u
 #define TILE_COLS 64u
 
@@ -362,7 +372,8 @@ static int tiling_pays(const dml_plan* p)
     const int64_t e = p->element_size;
     const int64_t is = p->in_strides[p->rank - 1], is2 = p->in_strides[p->rank - 2];
     const int64_t row_bytes = (is < 0 ? -is : is) * e, next_bytes = (is2 < 0 ? -is2 : is2) * e;
-    return row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16;
+    const int register_tiles = is2 == 1 && p->out_strides[p->rank - 1] == 1;
+    return (row_bytes >= 64 && next_bytes > 0 && next_bytes <= 16) || (register_tiles && row_bytes >= 16);
 }
 
 /* `rows` full rows from the walk's position along the next-outer dimension:
@@ -375,6 +386,26 @@ ALWAYS_INLINE void copy_rows(const walk* w, const byte* in, byte* out, uint64_t 
     for (uint64_t r = 0; r < rows; r++) {
         const int64_t ri = (int64_t)r;
         copy_row(out + (w->out + ri * os2) * e, os, in + (w->in + ri * is2) * e, is, n, E);
+    }
+}
+
+/* Same for a reversal on an outer axis with one length per row: each row
+ * moves whole from the source row its length picks, without an odometer
+ * step per row (time-major batches of short rows ran 1.3-1.5x slower than a
+ * plain-C loop of memcpy calls; dmlbench vs_C). len_strides[axis] is 0. */
+ALWAYS_INLINE void copy_rows_reversed(const dml_plan* p, const walk* w, const byte* in, byte* out,
+    const byte* lengths, uint64_t rows, uint64_t n, size_t E, size_t LS)
+{
+    const int inner = w->rank - 1, outer = inner - 1, axis = p->axis;
+    const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
+    const int64_t is2 = w->in_stride[outer], os2 = w->out_stride[outer], ls2 = w->len_stride[outer];
+    const int64_t as = w->in_stride[axis], e = (int64_t)E;
+    for (uint64_t r = 0; r < rows; r++) {
+        const int64_t ri = (int64_t)r;
+        const uint64_t a = (uint64_t)w->c[axis] + (axis == outer ? r : 0);
+        const uint64_t L = read_length(lengths, w->len + ri * ls2, LS, p->axis_size);
+        const int64_t shift = a < L ? (int64_t)(L - 1 - a) - (int64_t)a : 0;
+        copy_row(out + (w->out + ri * os2) * e, os, in + (w->in + ri * is2 + shift * as) * e, is, n, E);
     }
 }
 
@@ -447,6 +478,10 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
              * before the next block's, even when rows are a power of two
              * apart and all map to one cache set. */
             const uint64_t full_cols = cols / V * V, full_rows = rows / V * V, B = 64 / E;
+            /* Input columns a multiple of 32 KiB apart share L2 sets (an L2
+             * of 512 KiB, 8 ways, has a 64 KiB set period; most x86 L2s
+             * have at least 32 KiB). */
+            const int packs = ((uint64_t)is * E) % ((uint64_t)32 << 10) == 0;
             const int64_t ji = (int64_t)j;
             for (uint64_t rb = 0; rb < full_rows; rb += B)
                 for (uint64_t cb = 0; cb < full_cols; cb += B) {
@@ -456,7 +491,25 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
                      * cache): 1- and 2-byte tiles column group by column
                      * group (1.4x, 2x faster), 4- and 8-byte row group by
                      * row group (1.6x faster for 4 bytes). */
-                    if (E <= 2) {
+                    if (E <= 2 && packs) {
+                        /* The column group's V input lines, one per column,
+                         * all map to one L1 and one L2 set: more of them
+                         * than ways. Each is copied whole into a packed
+                         * buffer once, and the tiles read from there
+                         * (64 MiB [65536, 1024] 1-byte: 0.19-0.20 -> 0.24-
+                         * 0.26 of memcpy, 2-byte 0.27 -> 0.32; at 4 MiB,
+                         * columns 4 KiB apart, packing lost 1.3x). */
+                        byte pack[16 * 64];
+                        const size_t span = (size_t)(r_end - rb) * E;
+                        for (uint64_t c = cb; c < c_end; c += V) {
+                            for (uint64_t k = 0; k < V; k++)
+                                memcpy(pack + k * 64,
+                                    in + (w->in + (int64_t)rb + (ji + (int64_t)(c + k)) * is) * e, span);
+                            for (uint64_t r = rb; r < r_end; r += V)
+                                transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
+                                    pack + (r - rb) * E, (int64_t)(64 / E), E);
+                        }
+                    } else if (E <= 2) {
                         for (uint64_t c = cb; c < c_end; c += V)
                             for (uint64_t r = rb; r < r_end; r += V)
                                 transpose_tile(out + (w->out + (int64_t)r * os2 + ji + (int64_t)c) * e, os2,
@@ -511,14 +564,18 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     walk_init(&w, p, begin, mode != ROW_GATHER);
     uint64_t j0 = (uint64_t)w.c[inner], left = end - begin;
     for (;;) {
-        if (mode == ROW_GATHER && inner > 0 && j0 == 0 && left >= 2 * n) {
+        if ((mode == ROW_GATHER || mode == ROW_REVERSE_OUTER) && inner > 0 && j0 == 0 && left >= 2 * n) {
             /* A group of full rows along the next-outer dimension. */
             uint64_t rows = left / n, run = (uint64_t)(w.size[inner - 1] - w.c[inner - 1]);
             rows = rows < run ? rows : run;
             if (tiled && rows > TILE_ROWS)
                 rows = TILE_ROWS;
             if (rows >= 2) {
-                if (tiled)
+                if (mode == ROW_REVERSE_OUTER && LS == 8)
+                    copy_rows_reversed(p, &w, in, out, lengths, rows, n, E, 8);
+                else if (mode == ROW_REVERSE_OUTER)
+                    copy_rows_reversed(p, &w, in, out, lengths, rows, n, E, 4);
+                else if (tiled)
                     copy_tiles(&w, in, out, rows, n, E);
                 else
                     copy_rows(&w, in, out, rows, n, E);

@@ -271,6 +271,67 @@ START_TEST(test_transpose_tiles)
 }
 END_TEST
 
+/* Transposed inputs whose elements are 16 to 63 bytes apart (few rows) also
+ * take the register tiles: row counts at, below and above the tile width,
+ * columns not a multiple of it, cuts anywhere. */
+START_TEST(test_transpose_short_columns)
+{
+    rng r = { 6600 };
+    static const uint64_t row_counts[] = { 2, 7, 8, 16, 17, 20, 33, 63 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t k = 0; k < COUNT(row_counts); k++) {
+            const uint64_t rows = row_counts[k];
+            if (rows * element_sizes[e] < 16 || rows * element_sizes[e] >= 64)
+                continue; /* input elements 16 to 63 bytes apart */
+            const uint64_t sizes[3] = { 2, rows, 45 };
+            const int64_t strides[3] = { (int64_t)(rows * 45), 1, (int64_t)rows };
+            case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 3, .element_size = element_sizes[e], .sizes = sizes,
+                .in_strides = strides, .out_layout = LAYOUT_PACKED };
+            test_case t;
+            case_make(&t, &r, &spec);
+            check_case(&t, &r, NULL);
+            dml_plan_args args = case_args(&t);
+            const uint64_t count = t.plan.element_count;
+            for (uint64_t a = 0; a <= count; a += 1 + (a % 11)) {
+                case_reset_output(&t);
+                dml_cpu_execute_range(&t.plan, &args, a, count);
+                dml_cpu_execute_range(&t.plan, &args, 0, a);
+                const char* diff = case_compare(&t);
+                ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
+            }
+            case_free(&t);
+        }
+}
+END_TEST
+
+/* Transposed inputs whose columns are a multiple of 32 KiB apart (one cache
+ * set) go through the packed buffer: rows and columns not multiples of the
+ * tile or block, cuts anywhere. */
+START_TEST(test_transpose_packed_columns)
+{
+    rng r = { 6700 };
+    for (size_t e = 0; e < 2; e++) { /* 1- and 2-byte elements */
+        const uint64_t sizes[2] = { 83, 37 };
+        const int64_t strides[2] = { 1, (int64_t)(32768 / element_sizes[e]) };
+        case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = element_sizes[e], .sizes = sizes,
+            .in_strides = strides, .out_layout = LAYOUT_PACKED };
+        test_case t;
+        case_make(&t, &r, &spec);
+        check_case(&t, &r, NULL);
+        dml_plan_args args = case_args(&t);
+        const uint64_t count = t.plan.element_count;
+        for (uint64_t a = 0; a <= count; a += 1 + (a % 13) * 7) {
+            case_reset_output(&t);
+            dml_cpu_execute_range(&t.plan, &args, a, count);
+            dml_cpu_execute_range(&t.plan, &args, 0, a);
+            const char* diff = case_compare(&t);
+            ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
+        }
+        case_free(&t);
+    }
+}
+END_TEST
+
 /* REVERSE_SUBSEQUENCES with the axis just outside the row and a length per
  * column (cpu_reverse_block.c): rows shorter than a vector, longer than a
  * column block, uniform lengths (the vector-load paths) and mixed ones (the
@@ -538,6 +599,8 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
+    tcase_add_test(plans, test_transpose_short_columns);
+    tcase_add_test(plans, test_transpose_packed_columns);
     tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     suite_add_tcase(s, plans);
