@@ -9,6 +9,24 @@
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
 #include "scale_bias_thread.h"
+#include "tile_thread.h"
+
+#define SHARED_WORDS (DML_TILE_SHARED_BYTES / 4)
+#define SHARED_LOG 16 /* shared accesses of one lane in one phase, at most */
+
+/* The shared memory of the block being emulated (TILED), with per 4-byte
+ * word the phase that last wrote it and the thread that did, and each lane's
+ * shared accesses in the current phase, for the bank-conflict count. */
+typedef struct shared_model {
+    _Alignas(16) unsigned char bytes[DML_TILE_SHARED_BYTES];
+    uint64_t written_phase[SHARED_WORDS]; /* 0: not written in this block */
+    uint32_t writer[SHARED_WORDS];
+    uint64_t phase; /* from 1, per block */
+    uint32_t log_first_word[DML_WARP_SIZE][SHARED_LOG];
+    uint32_t log_words[DML_WARP_SIZE][SHARED_LOG];
+    uint32_t log_count[DML_WARP_SIZE];
+    int lane;
+} shared_model;
 
 /* One traced access of one thread. */
 typedef struct access {
@@ -35,6 +53,7 @@ typedef struct emulation {
     uint32_t thread;
     warp_trace* trace; /* NULL: no statistics */
     dml_coalescing* stats;
+    shared_model* shared; /* TILED only */
     uint64_t loads, vector_loads; /* of the running thread, before its first store */
     int stored;
     int result;
@@ -44,6 +63,7 @@ typedef struct emulation {
 /* Per emulating thread, so that several host threads may emulate at once. */
 static _Thread_local emulation* t_emulation;
 static _Thread_local char t_violation[512];
+static _Thread_local shared_model t_shared;
 
 static const char* const site_names[DML_SITE_COUNT] = { "LENGTH", "LOAD", "STORE", "EDGE_LOAD", "EDGE_STORE",
     "LOAD_HIGH", "PART_LOAD" };
@@ -109,6 +129,11 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
     emulation* e = t_emulation;
     if (!e)
         return;
+    if (!e->launch) { /* dml_cuda_emulate_block: shared memory only */
+        snprintf(t_violation, sizeof t_violation, "emulated global %s in a shared-memory-only block",
+            is_store ? "store" : "load");
+        longjmp(e->violation, 1);
+    }
     check_access(e, site, is_store, (uint64_t)(uintptr_t)address, bytes);
     if (is_store) {
         e->stored = 1;
@@ -118,6 +143,88 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
     }
     if (e->trace)
         trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
+}
+
+static void shared_violate(emulation* e, int is_store, uint64_t offset, unsigned bytes, const char* rule)
+{
+    snprintf(t_violation, sizeof t_violation,
+        "emulated shared-memory %s of %u bytes (block %" PRIu64 ", thread %u, phase %" PRIu64
+        ") at tile offset %" PRId64 " (the tile is %u bytes): %s",
+        is_store ? "store" : "load", bytes, e->block, e->thread, e->shared->phase, (int64_t)offset,
+        (unsigned)DML_TILE_SHARED_BYTES, rule);
+    longjmp(e->violation, 1);
+}
+
+void dml_emulator_shared_access(int is_store, const void* address, unsigned bytes)
+{
+    emulation* e = t_emulation;
+    if (!e || !e->shared)
+        return;
+    shared_model* m = e->shared;
+    const uint64_t offset = (uint64_t)((uintptr_t)address - (uintptr_t)m->bytes);
+    if (bytes != 4 && bytes != 8)
+        shared_violate(e, is_store, offset, bytes, "not a 4- or 8-byte word");
+    if ((uintptr_t)address < (uintptr_t)m->bytes || offset > DML_TILE_SHARED_BYTES ||
+        DML_TILE_SHARED_BYTES - offset < bytes)
+        shared_violate(e, is_store, offset, bytes, "outside the tile");
+    if (offset % bytes)
+        shared_violate(e, is_store, offset, bytes, "not naturally aligned to its width");
+    const uint32_t first = (uint32_t)(offset / 4), words = bytes / 4;
+    for (uint32_t w = first; w < first + words; ++w) {
+        if (is_store) {
+            if (m->written_phase[w] == m->phase && m->writer[w] != e->thread)
+                shared_violate(e, is_store, offset, bytes, "another thread wrote this word in the same phase (a race)");
+            m->written_phase[w] = m->phase;
+            m->writer[w] = e->thread;
+        } else if (m->written_phase[w] == 0 || m->written_phase[w] >= m->phase) {
+            shared_violate(e, is_store, offset, bytes,
+                "no thread of the block wrote this word in an earlier phase (a missing barrier)");
+        }
+    }
+    const int lane = m->lane;
+    if (m->log_count[lane] < SHARED_LOG) {
+        m->log_first_word[lane][m->log_count[lane]] = first;
+        m->log_words[lane][m->log_count[lane]] = words;
+        m->log_count[lane]++;
+    }
+}
+
+/* The warp's shared accesses of one phase: the n-th of each lane form one
+ * instruction; its wavefronts are the most distinct words in one bank. */
+static void account_shared_warp(shared_model* m, dml_coalescing* stats)
+{
+    for (uint32_t n = 0; n < SHARED_LOG; ++n) {
+        uint32_t words[DML_WARP_SIZE * 2];
+        uint32_t count = 0;
+        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+            if (n < m->log_count[lane])
+                for (uint32_t w = 0; w < m->log_words[lane][n]; ++w)
+                    words[count++] = m->log_first_word[lane][n] + w;
+        if (!count)
+            break;
+        uint32_t distinct = 0, per_bank[DML_WARP_SIZE] = { 0 }, most = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            int seen = 0;
+            for (uint32_t k = 0; k < i && !seen; ++k)
+                seen = words[k] == words[i];
+            if (seen)
+                continue; /* one word read by several lanes is a broadcast */
+            distinct++;
+            uint32_t bank = words[i] % DML_WARP_SIZE;
+            if (++per_bank[bank] > most)
+                most = per_bank[bank];
+        }
+        stats->shared_requests++;
+        stats->shared_wavefronts += most;
+        stats->shared_ideal_wavefronts += (distinct + DML_WARP_SIZE - 1) / DML_WARP_SIZE;
+    }
+    memset(m->log_count, 0, sizeof m->log_count);
+}
+
+double dml_coalescing_bank_conflicts(const dml_coalescing* c)
+{
+    return c->shared_requests ? (double)(c->shared_wavefronts - c->shared_ideal_wavefronts) / (double)c->shared_requests
+                              : 0.0;
 }
 
 static int compare_u64(const void* a, const void* b)
@@ -243,9 +350,106 @@ static void emulate_scale_bias(emulation* e)
         }
 }
 
+/* One phase of a block: every thread, warp by warp, then the barrier. */
+static void run_block_phase(emulation* e, uint32_t threads, dml_shared_phase_fn fn, int phase, void* context)
+{
+    shared_model* m = e->shared;
+    for (uint32_t warp = 0; warp < threads; warp += DML_WARP_SIZE) {
+        for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < threads; ++lane) {
+            e->thread = warp + lane;
+            m->lane = (int)lane;
+            if (e->trace)
+                e->trace->lane = (int)lane;
+            fn(e->thread, phase, m->bytes, context);
+        }
+        if (e->trace && !e->trace->failed)
+            account_warp(e->trace, e->stats);
+        if (e->stats)
+            account_shared_warp(m, e->stats);
+        else
+            memset(m->log_count, 0, sizeof m->log_count);
+    }
+    m->phase++;
+}
+
+static void begin_block(emulation* e, uint64_t block)
+{
+    e->block = block;
+    memset(e->shared->written_phase, 0, sizeof e->shared->written_phase);
+    memset(e->shared->log_count, 0, sizeof e->shared->log_count);
+    e->shared->phase = 1;
+}
+
+/* TILED: a thread's two phases of one tile (kernels.cu's loop body). */
+typedef struct tile_step {
+    emulation* e;
+    uint64_t tile;
+} tile_step;
+
+static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* context)
+{
+    tile_step* s = context;
+    emulation* e = s->e;
+    const dml_cuda_launch* l = e->launch;
+    if (phase == 1) {
+        dml_tile_store(&l->params, s->tile, thread, shared, l->element_size, l->wide);
+        return;
+    }
+    e->loads = 0;
+    e->stored = 0;
+    dml_tile_load(&l->params, s->tile, thread, shared, l->element_size, l->wide);
+    /* The load phase has no global store: a thread's loads in flight are
+     * its first tile's, counted when that tile gave it all its rows. */
+    if (e->stats && s->tile == e->block && e->loads == DML_CUDA_ITEMS) {
+        dml_coalescing* stats = e->stats;
+        if (!stats->full_threads || e->loads < stats->min_loads_before_store)
+            stats->min_loads_before_store = e->loads;
+        stats->min_vector_loads_before_store = 0;
+        stats->full_threads++;
+    }
+}
+
+static void emulate_tiled(emulation* e)
+{
+    const dml_cuda_launch* l = e->launch;
+    for (uint64_t block = 0; block < l->grid; ++block) {
+        begin_block(e, block);
+        for (uint64_t tile = block; tile < l->params.count; tile += l->grid) {
+            tile_step step = { e, tile };
+            run_block_phase(e, l->block, tile_phase, 0, &step);
+            run_block_phase(e, l->block, tile_phase, 1, &step);
+        }
+    }
+}
+
+int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn, void* context, dml_coalescing* stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    t_violation[0] = 0;
+    emulation e;
+    memset(&e, 0, sizeof e);
+    e.shared = &t_shared;
+    e.stats = stats;
+    t_emulation = &e;
+    if (setjmp(e.violation) == 0) {
+        begin_block(&e, 0);
+        for (int phase = 0; phase < phases; ++phase)
+            run_block_phase(&e, threads, fn, phase, context);
+    } else {
+        e.result = DML_EMULATE_VIOLATION;
+    }
+    t_emulation = NULL;
+    return e.result;
+}
+
 static void emulate_kernel(emulation* e, dml_coalescing* stats)
 {
     const dml_cuda_launch* l = e->launch;
+    if (l->mode == DML_CUDA_MODE_TILED) {
+        emulate_tiled(e);
+        return;
+    }
     if (!e->trace) {
         for (uint64_t block = 0; block < l->grid; ++block)
             for (uint32_t thread = 0; thread < l->block; ++thread)
@@ -278,6 +482,8 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
+    if (!l->is_copy && !l->scale_bias && l->mode == DML_CUDA_MODE_TILED)
+        e.shared = &t_shared;
     t_emulation = &e;
     if (setjmp(e.violation) == 0) {
         if (l->is_copy)

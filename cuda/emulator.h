@@ -30,7 +30,16 @@ typedef struct dml_coalescing {
      * (full_threads of them; the minima are 0 when there are none). */
     uint64_t full_threads;
     uint64_t min_loads_before_store, min_vector_loads_before_store;
+    /* Shared memory (TILED): warp-level instructions, and the wavefronts
+     * they take with 32 banks of 4 bytes (the most distinct words any bank
+     * holds) against the fewest their words could take (distinct words / 32,
+     * rounded up): the difference is the bank conflicts' cost. */
+    uint64_t shared_requests, shared_wavefronts, shared_ideal_wavefronts;
 } dml_coalescing;
+
+/* Extra wavefronts per shared-memory instruction from bank conflicts; 0
+ * when there were none. */
+double dml_coalescing_bank_conflicts(const dml_coalescing* c);
 
 /* bytes used / bytes of sectors touched; 1.0 when nothing was accessed. */
 double dml_coalescing_load_efficiency(const dml_coalescing* c);
@@ -45,11 +54,25 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c);
  * output) and against the natural alignment of its width; the first access
  * that breaks either rule is not made, the launch is abandoned and
  * DML_EMULATE_VIOLATION returned, with dml_cuda_emulator_violation() naming
- * the site, block, thread and address. stats may be NULL; when given it is
+ * the site, block, thread and address. TILED launches run a block's threads
+ * phase by phase (every thread up to a barrier, then every thread up to the
+ * next) over one shared buffer per block; a shared access outside the tile
+ * or misaligned, a read of a word no thread of the block wrote in an earlier
+ * phase (a missing barrier), or two threads writing one word in one phase
+ * (a race) is a violation too. stats may be NULL; when given it is
  * filled (kernel launches only). Returns 0, DML_EMULATE_VIOLATION, or
  * DML_EMULATE_OUT_OF_MEMORY (tracing ran out of memory: the launch was
  * still executed and checked). */
 int dml_cuda_emulate(const dml_cuda_launch* launch, dml_coalescing* stats);
+
+/* Runs `phases` phases of one block of `threads` threads (at most
+ * DML_CUDA_BLOCK) over the shared-memory model TILED launches use, calling
+ * fn for every thread of a phase, then the barrier; shared accesses made
+ * through tile_thread.h are checked and counted as in a launch (global
+ * memory accesses are not allowed). For the model's own tests. Returns 0 or
+ * DML_EMULATE_VIOLATION. */
+typedef void (*dml_shared_phase_fn)(uint32_t thread, int phase, unsigned char* shared, void* context);
+int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn, void* context, dml_coalescing* stats);
 
 /* The last violation this thread's emulation found ("" if none). */
 const char* dml_cuda_emulator_violation(void);

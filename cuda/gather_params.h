@@ -30,8 +30,19 @@ typedef struct dml_divisor32 {
 typedef enum dml_cuda_mode {
     DML_CUDA_MODE_SCALAR = 0,         /* one element per work item */
     DML_CUDA_MODE_VECTOR = 1,         /* 16-byte vectors along contiguous rows */
-    DML_CUDA_MODE_VECTOR_REVERSED = 2 /* 16-byte vectors along reversed rows, lanes swapped */
+    DML_CUDA_MODE_VECTOR_REVERSED = 2, /* 16-byte vectors along reversed rows, lanes swapped */
+    DML_CUDA_MODE_TILED = 3            /* 2-D transposes through shared-memory tiles (tile_thread.h) */
 } dml_cuda_mode;
+
+/* TILED mode: a block moves square tiles of DML_TILE x DML_TILE elements,
+ * DML_TILE_ROWS tile rows per pass of its DML_CUDA_BLOCK threads (so each
+ * thread moves DML_CUDA_ITEMS elements per phase). A tile row is padded to
+ * DML_TILE_PITCH words so that a column of the tile spans every bank. */
+#define DML_TILE 32
+#define DML_TILE_ROWS (DML_CUDA_BLOCK / DML_TILE)
+#define DML_TILE_PITCH (DML_TILE + 1)
+#define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
+#define DML_TILE_SHARED_BYTES (DML_TILE_WORDS * 8)
 
 /*
  * The iteration space is rows of `row_items` work items:
@@ -56,6 +67,7 @@ typedef enum dml_cuda_mode {
  *   outer_rank) reverses the first L elements: a body vector inside them is
  *   read as a reversed vector, one past them forward, one straddling L
  *   element by element.
+ * TILED: see the fields below and tile_thread.h.
  */
 typedef struct dml_gather_params {
     const unsigned char* in;
@@ -76,7 +88,17 @@ typedef struct dml_gather_params {
     uint64_t row_length; /* elements per row */
 
     int64_t in_offset, out_offset, len_offset; /* element offsets of item 0 */
-    int64_t in_inner, out_inner, len_inner;    /* SCALAR: strides along the inner dimension */
+    int64_t in_inner, out_inner, len_inner;    /* SCALAR, TILED: strides along the inner dimension */
+
+    /* TILED: the inner dimension (row_length elements, strides in_inner,
+     * out_inner) is the tile's output-contiguous side; `across` is the
+     * dimension contiguous (+-1) in the input, its other side. count is the
+     * number of tiles, row_items the tiles per batch (the outer dimensions,
+     * which exclude `across`); a batch's tiles run inner-fastest. */
+    uint64_t across_size;
+    int64_t in_across, out_across;
+    uint64_t inner_tiles;                /* tiles along the inner dimension */
+    dml_divisor32 inner_tiles_divisor;
 
     /* Outer dimensions, outermost first. index32 launches use the 32-bit
      * copies; others the 64-bit ones. */

@@ -5,17 +5,33 @@
  *
  * Specialisations: element size (1, 2, 4, 8) x mode (scalar, vector,
  * reversed vector) x reverse (REVERSE_SUBSEQUENCES) x index width, and for
- * the common narrow gather the outer rank (0, 1, 2, or any).
+ * the common narrow gather the outer rank (0, 1, 2, or any); the tiled
+ * transpose by element size x index width.
  */
 #include "gather_thread.h"
 #include "kernels.h"
 #include "scale_bias_kernel.h"
+#include "tile_thread.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
 {
     dml_gather_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, ElementSize, Mode, Wide, Reverse,
         OuterRank);
+}
+
+/* TILED: the block's tiles in turn, each through the shared tile (the loop
+ * bound is the same for every thread of the block, so the barriers are). */
+template <int ElementSize, int Wide>
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_tiled_kernel(const dml_gather_params params)
+{
+    __shared__ __align__(16) unsigned char tile[DML_TILE_SHARED_BYTES];
+    for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
+        dml_tile_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
+        __syncthreads();
+        dml_tile_store(&params, t, threadIdx.x, tile, ElementSize, Wide);
+        __syncthreads();
+    }
 }
 
 namespace {
@@ -50,6 +66,7 @@ template <int E>
 kernel_fn pick_mode(int mode, int wide, int reverse, int outer_rank)
 {
     switch (mode) {
+    case DML_CUDA_MODE_TILED: return wide ? dml_tiled_kernel<E, 1> : dml_tiled_kernel<E, 0>;
     case DML_CUDA_MODE_VECTOR: return pick_flags<E, DML_CUDA_MODE_VECTOR>(wide, reverse, outer_rank);
     case DML_CUDA_MODE_VECTOR_REVERSED:
         return pick_flags<E, DML_CUDA_MODE_VECTOR_REVERSED>(wide, reverse, outer_rank);
@@ -94,6 +111,7 @@ extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
 
 extern "C" int dml_cuda_kernel_count(void)
 {
-    /* scalar/vector/reversed x 4 sizes x (narrow gather: 4 ranks; narrow RS, wide gather, wide RS: 1) */
-    return 3 * 4 * (4 + 1 + 1 + 1);
+    /* scalar/vector/reversed x 4 sizes x (narrow gather: 4 ranks; narrow RS, wide gather, wide RS: 1),
+     * and tiled x 4 sizes x 2 index widths */
+    return 3 * 4 * (4 + 1 + 1 + 1) + 4 * 2;
 }

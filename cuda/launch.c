@@ -68,8 +68,48 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
     return p->in_inner < 0 ? DML_CUDA_MODE_VECTOR_REVERSED : DML_CUDA_MODE_VECTOR;
 }
 
+/* A 2-D transpose inside the plan: the inner dimension reads the input at
+ * a stride other than +-1 while an outer dimension reads it at +-1. That
+ * dimension becomes the tile's `across` side and leaves the outer (batch)
+ * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES keeps its paths. */
+static int try_tile(const dml_plan* plan, dml_gather_params* p)
+{
+    if (plan->kind != DML_PLAN_GATHER || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
+        return 0;
+    int across = -1;
+    for (int d = (int)plan->rank - 2; d >= 0 && across < 0; --d)
+        if (plan->in_strides[d] == 1 || plan->in_strides[d] == -1)
+            across = d;
+    if (across < 0)
+        return 0;
+    p->row_length = plan->sizes[plan->rank - 1];
+    p->across_size = plan->sizes[across];
+    p->in_across = plan->in_strides[across];
+    p->out_across = plan->out_strides[across];
+    p->inner_tiles = (p->row_length + DML_TILE - 1) / DML_TILE;
+    p->row_items = p->inner_tiles * ((p->across_size + DML_TILE - 1) / DML_TILE);
+    uint32_t batch_rank = 0;
+    uint64_t batches = 1;
+    for (uint32_t d = 0; d < p->outer_rank; ++d) {
+        if ((int)d == across)
+            continue;
+        p->outer_sizes[batch_rank] = p->outer_sizes[d];
+        p->in_strides[batch_rank] = p->in_strides[d];
+        p->out_strides[batch_rank] = p->out_strides[d];
+        p->len_strides[batch_rank] = p->len_strides[d];
+        batches *= p->outer_sizes[d];
+        batch_rank++;
+    }
+    p->outer_rank = batch_rank;
+    /* Every tile holds at least one element, so count <= element_count:
+     * an index32 plan's tile numbers fit 32 bits too. */
+    p->count = batches * p->row_items;
+    return DML_CUDA_MODE_TILED;
+}
+
 static void narrow(dml_gather_params* p)
 {
+    p->inner_tiles_divisor = dml_divisor32_make(p->inner_tiles ? (uint32_t)p->inner_tiles : 1);
     p->row_divisor = dml_divisor32_make((uint32_t)p->row_items);
     for (uint32_t d = 0; d < p->outer_rank; ++d) {
         p->outer_divisors[d] = dml_divisor32_make((uint32_t)p->outer_sizes[d]);
@@ -99,24 +139,33 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     scalar_params(plan, p);
     launch->element_size = e;
     launch->reverse = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
-    launch->mode = try_vectorize(plan, p);
+    launch->mode = try_tile(plan, p);
+    if (!launch->mode)
+        launch->mode = try_vectorize(plan, p);
     launch->wide = !plan->index32;
     if (!launch->wide)
         narrow(p);
+    uint64_t sms = sm_count ? sm_count : 1;
+    uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
+    if (launch->mode == DML_CUDA_MODE_TILED) {
+        /* One tile per block per pass, full blocks (a tile needs them all). */
+        launch->outer_rank = -1;
+        launch->block = DML_CUDA_BLOCK;
+        launch->grid = (uint32_t)(p->count < resident ? p->count : resident);
+        return;
+    }
     /* Kernels are specialised for small outer ranks on the common path. */
     launch->outer_rank = !launch->wide && !launch->reverse && p->outer_rank <= 2 ? (int)p->outer_rank : -1;
 
     /* Blocks of 256 threads, each thread DML_CUDA_ITEMS items; a launch too
      * small to give every SM two blocks uses smaller blocks instead, down to
      * two warps, so small tensors still spread over the GPU. */
-    uint64_t sms = sm_count ? sm_count : 1;
     uint32_t block = DML_CUDA_BLOCK;
     while (block > 64 && (p->count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) < 2 * sms)
         block /= 2;
     launch->block = block;
     uint64_t per_block = (uint64_t)block * DML_CUDA_ITEMS;
     uint64_t blocks = (p->count + per_block - 1) / per_block;
-    uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
     launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
 }
 

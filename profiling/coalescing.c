@@ -41,6 +41,7 @@ static const char* mode_name(const dml_cuda_launch* l)
     switch (l->mode) {
     case DML_CUDA_MODE_VECTOR: return "vector";
     case DML_CUDA_MODE_VECTOR_REVERSED: return "vector-reversed";
+    case DML_CUDA_MODE_TILED: return "tiled";
     default: return "scalar";
     }
 }
@@ -98,10 +99,10 @@ int main(int argc, char** argv)
     if (csv)
         printf("operator,element_size,pattern,output_bytes,mode,index_bits,grid,block,load_efficiency,"
                "store_efficiency,load_requests,store_requests,length_requests,min_loads_before_store,"
-               "min_vector_loads_before_store\n");
+               "min_vector_loads_before_store,bank_conflicts\n");
     else
-        printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s\n", "operator", "elem", "pattern", "out bytes",
-            "launch", "load", "store", "ld reqs", "st reqs", "len reqs");
+        printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s %6s\n", "operator", "elem", "pattern", "out bytes",
+            "launch", "load", "store", "ld reqs", "st reqs", "len reqs", "banks");
     int failures = 0;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
@@ -141,12 +142,12 @@ int main(int argc, char** argv)
                 double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
                 const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
                 if (csv) {
-                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%.3f\n",
                         gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
                         (unsigned long long)out_bytes, mode_name(&launch), bits, launch.grid, launch.block, load,
                         store, (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests,
                         (unsigned long long)stats.length_requests, (unsigned long long)stats.min_loads_before_store,
-                        (unsigned long long)stats.min_vector_loads_before_store);
+                        (unsigned long long)stats.min_vector_loads_before_store, dml_coalescing_bank_conflicts(&stats));
                 } else {
                     char what[64];
                     if (launch.is_copy)
@@ -154,10 +155,11 @@ int main(int argc, char** argv)
                     else
                         snprintf(what, sizeof what, "%s/%s %ux%u", mode_name(&launch), bits, launch.grid,
                             launch.block);
-                    printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8llu\n",
+                    printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8llu %6.3f\n",
                         gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
                         (unsigned long long)out_bytes, what, load, store, (unsigned long long)stats.load_requests,
-                        (unsigned long long)stats.store_requests, (unsigned long long)stats.length_requests);
+                        (unsigned long long)stats.store_requests, (unsigned long long)stats.length_requests,
+                        dml_coalescing_bank_conflicts(&stats));
                 }
                 gather_buffers_free(&b);
             }

@@ -200,7 +200,7 @@ static void random_offsets(uint32_t e, uint32_t* offsets)
 static void random_cases(uint64_t seed, int count)
 {
     rng_state = seed;
-    int modes[5] = { 0, 0, 0, 0, 0 }; /* scalar, vector, reversed, copy, heads */
+    int modes[6] = { 0, 0, 0, 0, 0, 0 }; /* scalar, vector, reversed, copy, heads, tiled */
     for (int i = 0; i < count; ++i) {
         gather_case c;
         random_case(&c, rnd(4) ? 600 : 5000);
@@ -213,20 +213,23 @@ static void random_cases(uint64_t seed, int count)
         run_case(&c, offsets, sm_counts[rnd(3)], rnd(4) == 0, seed * 1000 + (uint64_t)i, what, &o);
         if (o.launch.is_copy)
             modes[3]++;
+        else if (o.launch.mode == DML_CUDA_MODE_TILED)
+            modes[5]++;
         else
             modes[o.launch.mode]++;
-        if (!o.launch.is_copy && o.launch.mode != DML_CUDA_MODE_SCALAR &&
+        if (!o.launch.is_copy && (o.launch.mode == DML_CUDA_MODE_VECTOR || o.launch.mode == DML_CUDA_MODE_VECTOR_REVERSED) &&
             o.launch.params.row_length % o.launch.params.lanes)
             modes[4]++;
     }
-    printf("seed %llu: %d cases: scalar %d, vector %d, reversed vector %d (%d with heads or tails), copy %d\n",
-        (unsigned long long)seed, count, modes[0], modes[1], modes[2], modes[4], modes[3]);
+    printf("seed %llu: %d cases: scalar %d, vector %d, reversed vector %d (%d with heads or tails), tiled %d, copy %d\n",
+        (unsigned long long)seed, count, modes[0], modes[1], modes[2], modes[4], modes[5], modes[3]);
     if (count >= 400) { /* the generator must reach every mode */
         ck_assert_int_gt(modes[0], 0);
         ck_assert_int_gt(modes[1], 0);
         ck_assert_int_gt(modes[2], 0);
         ck_assert_int_gt(modes[3], 0);
         ck_assert_int_gt(modes[4], 0);
+        ck_assert_int_gt(modes[5], 0);
     }
 }
 
@@ -264,7 +267,10 @@ static void rows_case(gather_case* c, uint32_t e, uint32_t R, uint32_t W, uint32
 
 static const char* mode_text(int mode)
 {
-    return mode == DML_CUDA_MODE_VECTOR ? "vector" : mode == DML_CUDA_MODE_VECTOR_REVERSED ? "reversed" : "scalar";
+    return mode == DML_CUDA_MODE_VECTOR ? "vector"
+        : mode == DML_CUDA_MODE_VECTOR_REVERSED ? "reversed"
+        : mode == DML_CUDA_MODE_TILED ? "tiled"
+                                      : "scalar";
 }
 
 static void expect_mode(const gather_case* c, const uint32_t offsets[3], int mode, const char* what)
@@ -276,7 +282,7 @@ static void expect_mode(const gather_case* c, const uint32_t offsets[3], int mod
         ck_assert_msg(o.launch.mode == mode, "%s: mode %s, expected %s", what, mode_text(o.launch.mode),
             mode_text(mode));
         ck_assert_msg(!o.launch.wide, "%s: 64-bit indexing", what);
-        if (mode != DML_CUDA_MODE_SCALAR) {
+        if (mode == DML_CUDA_MODE_VECTOR || mode == DML_CUDA_MODE_VECTOR_REVERSED) {
             /* heads and tails are decided per row at run time */
             ck_assert_msg(o.launch.params.lanes == 16 / c->element_size, "%s: lanes %u", what, o.launch.params.lanes);
             /* (coalescing is test_coalescing's: these rows are short, and
@@ -284,6 +290,47 @@ static void expect_mode(const gather_case* c, const uint32_t offsets[3], int mod
         }
     }
 }
+
+/* Transposes inside a plan take shared-memory tiles: SLICE1 of a batch of
+ * column-major matrices {B, 40, 47} (dimension 1 contiguous) to a packed
+ * {B, 37, 45} output, windows reversed along either side or both, at
+ * offsets, so tiles are partial at both edges and strides are negative. */
+START_TEST(tiled_transposes)
+{
+    static const int32_t flips[4][2] = { { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (int f = 0; f < 4; ++f)
+            for (uint32_t batch = 1; batch <= 3; batch += 2) {
+                gather_case c;
+                memset(&c, 0, sizeof c);
+                c.type = DML_OPERATOR_SLICE1;
+                c.element_size = e;
+                c.rank = 3;
+                c.in_sizes[0] = batch;
+                c.in_sizes[1] = 40;
+                c.in_sizes[2] = 47;
+                c.in_strides[0] = 40 * 47;
+                c.in_strides[1] = 1;
+                c.in_strides[2] = 40;
+                c.out_sizes[0] = batch;
+                c.out_sizes[1] = 37;
+                c.out_sizes[2] = 45;
+                c.out_packed = 1;
+                c.window_sizes[0] = batch;
+                c.window_sizes[1] = 37;
+                c.window_sizes[2] = 45;
+                c.window_strides[0] = 1;
+                c.window_strides[1] = flips[f][0];
+                c.window_strides[2] = flips[f][1];
+                c.offsets[1] = 2;
+                c.offsets[2] = 1;
+                const uint32_t offsets[3] = { e * 3, 0, 16 };
+                char what[96];
+                snprintf(what, sizeof what, "tiled e=%u flips %d,%d batch %u", e, flips[f][0], flips[f][1], batch);
+                expect_mode(&c, offsets, DML_CUDA_MODE_TILED, what);
+            }
+}
+END_TEST
 
 START_TEST(vector_on_aligned_rows)
 {
@@ -733,6 +780,7 @@ static Suite* suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, random_operators, 0, 4);
     tcase_add_test(tc, vector_on_aligned_rows);
+    tcase_add_test(tc, tiled_transposes);
     tcase_add_test(tc, reversed_vector_on_aligned_rows);
     tcase_add_test(tc, vector_or_scalar_when_misaligned);
     tcase_add_test(tc, vector_heads_and_tails);
