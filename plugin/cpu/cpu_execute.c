@@ -27,21 +27,8 @@ typedef unsigned char byte;
  * elements the row reads (stride +-2 reads the element between two wanted
  * ones, never one past either end), so nothing outside the bound tensor is
  * touched. */
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define DML_CPU_AVX2 1
-
-static int have_avx2(void)
-{
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
+#include "cpu_simd.h"
+#ifdef DML_CPU_AVX2
 
 /* Reverses the element order of a 32-byte vector of E-byte elements. */
 __attribute__((target("avx2"))) static inline __m256i reverse32(__m256i v, size_t E)

@@ -82,21 +82,8 @@ ALWAYS_INLINE void row_portable(const block* b, const byte* in, byte* out, uint6
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define DML_CPU_AVX2 1
-
-static int have_avx2(void)
-{
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
+#include "cpu_simd.h"
+#ifdef DML_CPU_AVX2
 
 /* Output row a of a block with contiguous rows (is == os == 1), 4- or 8-byte
  * elements, and row offsets that fit the gather's signed 32-bit indices.
