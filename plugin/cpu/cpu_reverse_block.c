@@ -246,8 +246,10 @@ DEFINE_BLOCK(8, 8)
 int dml_cpu_reverse_block_applies(const dml_plan* p)
 {
     const int inner = (int)p->rank - 1;
+    /* The blocks walk every row of the axis: a composed plan (a graph's) may
+     * cover only part of an axis whose lengths clamp to its whole size. */
     return p->kind == DML_PLAN_REVERSE_SUBSEQUENCES && inner >= 1 && p->axis == inner - 1 &&
-        p->len_strides[inner] != 0;
+        p->len_strides[inner] != 0 && p->axis_size == p->sizes[p->axis];
 }
 
 void dml_cpu_reverse_block(const dml_plan* p, const dml_plan_args* args, const dml_cpu_block_origin* origin,

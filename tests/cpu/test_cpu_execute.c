@@ -380,6 +380,45 @@ START_TEST(test_reverse_column_blocks)
 }
 END_TEST
 
+/* A composed plan (core/plan_compose.c) may walk part of the reversal axis:
+ * sizes[axis] < axis_size, lengths clamped to the whole axis, source rows
+ * beyond the walked part. Found by the graph fuzzer: the column-block path
+ * assumed the whole axis and left rows unwritten. */
+START_TEST(test_reverse_partial_axis)
+{
+    rng r = { 6900 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    static const uint64_t shapes[][2] = { { 3, 2 }, { 5, 9 }, { 17, 300 } };
+    int count = 0;
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (uint32_t lsize = 4; lsize <= 8; lsize += 4)
+            for (size_t sh = 0; sh < COUNT(shapes); sh++)
+                for (uint32_t len_inner = 0; len_inner <= 1; len_inner++) {
+                    const uint64_t T = shapes[sh][0], n = shapes[sh][1];
+                    const uint64_t sizes[3] = { 2, T, n };
+                    case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 3, .sizes = sizes,
+                        .element_size = element_sizes[e], .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED,
+                        .lengths_element_size = lsize, .len_inner = len_inner, .axis = 1 };
+                    test_case t;
+                    case_make(&t, &r, &spec);
+                    /* Walk the first T - 1 rows of the T-row axis. */
+                    t.plan.sizes[1] = T - 1;
+                    t.plan.element_count = 2 * (T - 1) * n;
+                    ck_assert(!dml_cpu_reverse_block_applies(&t.plan));
+                    dml_plan_args expected = case_args(&t);
+                    expected.output = t.expected;
+                    memcpy(t.expected, t.sentinel, t.output_bytes);
+                    reference_execute(&t.plan, &expected, t.output_bytes, t.input_bytes);
+                    check_case(&t, &r, pool);
+                    case_free(&t);
+                    count++;
+                }
+    ck_assert_int_gt(count, 0);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_bad_element_size_writes_nothing)
 {
     uint8_t input[64] = { 1 }, output[64];
@@ -602,6 +641,7 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_transpose_short_columns);
     tcase_add_test(plans, test_transpose_packed_columns);
     tcase_add_test(plans, test_reverse_column_blocks);
+    tcase_add_test(plans, test_reverse_partial_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     suite_add_tcase(s, plans);
 
