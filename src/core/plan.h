@@ -15,7 +15,11 @@
  * DML_PLAN_REVERSE_SUBSEQUENCES adds one twist on dimension `axis`: with
  *   L = min(lengths[len_offset + sum(c[i] * len_strides[i])], axis_size)
  * the input coordinate on `axis` is (j < L ? L - 1 - j : j) for j = c[axis].
- * len_strides[axis] is 0. Lengths are read at execution time.
+ * len_strides[axis] is 0. Lengths are read at execution time. A single
+ * operator's plan walks the whole axis (sizes[axis] == axis_size); a plan
+ * composed from a graph (plan_compose.c) may walk only its first
+ * sizes[axis] < axis_size positions, reading source positions up to
+ * axis_size - 1: executors must not assume the two are equal.
  *
  * DML_PLAN_SCALE_BIAS is the gather with each element transformed on the way
  * (ELEMENT_WISE_IDENTITY with ScaleBias): out = in * scale + bias for the
@@ -47,7 +51,7 @@ typedef struct dml_plan {
     uint32_t lengths_element_size; /* REVERSE_SUBSEQUENCES: 4 (UINT32) or 8 (UINT64); else 0 */
     uint32_t index32;              /* the element count and every element offset of every tensor fit in int32 */
     uint64_t element_count;        /* product of sizes */
-    uint64_t axis_size;            /* REVERSE_SUBSEQUENCES: sizes[axis], the clamp for lengths */
+    uint64_t axis_size;            /* REVERSE_SUBSEQUENCES: the clamp for lengths, >= sizes[axis] */
     int64_t in_offset;
     int64_t out_offset;
     int64_t len_offset;
