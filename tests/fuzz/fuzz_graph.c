@@ -229,6 +229,16 @@ static void decode(reader* r, fuzz_graph* g)
         if (bytes > g->input_bytes[in->GraphInputIndex])
             g->input_bytes[in->GraphInputIndex] = bytes;
     }
+    /* And each graph output: chaos may have renumbered them. */
+    memset(g->output_bytes, 0, sizeof g->output_bytes);
+    for (uint32_t e = 0; e < g->out_n; ++e) {
+        const DML_OUTPUT_GRAPH_EDGE_DESC* out = &g->outs[e];
+        if (out->GraphOutputIndex >= g->output_count || out->FromNodeIndex >= g->node_count)
+            continue;
+        uint64_t bytes = g->nodes[out->FromNodeIndex].out.buffer.TotalTensorSizeInBytes;
+        if (bytes > g->output_bytes[out->GraphOutputIndex])
+            g->output_bytes[out->GraphOutputIndex] = bytes;
+    }
     for (uint32_t e = 0; e < g->in_n; ++e)
         g->ie[e] = (DML_GRAPH_EDGE_DESC){ DML_GRAPH_EDGE_TYPE_INPUT, &g->ins[e] };
     for (uint32_t e = 0; e < g->out_n; ++e)
