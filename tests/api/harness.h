@@ -84,4 +84,17 @@ DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION
 
 #define h_assert_ok(r) h_assert_result((r), DML_S_OK)
 
+/* Reproducible random numbers for the randomised suites (splitmix64). */
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static inline uint64_t rnext(rng* r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 #endif

@@ -27,19 +27,6 @@ static uint64_t g_seed = 0x5EEDD311ull;
 static void setup(void) { h_init(&H); }
 static void teardown(void) { h_fini(&H); }
 
-/* ---- random numbers (splitmix64) ----------------------------------------- */
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t rnext(rng* r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* uniform in [0, n), n >= 1 */
 static uint64_t rbelow(rng* r, uint64_t n) { return rnext(r) % n; }

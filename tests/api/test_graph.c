@@ -29,17 +29,6 @@ static uint64_t g_seed = 0x6EA9F00Dull;
 static void setup(void) { h_init(&H); }
 static void teardown(void) { h_fini(&H); }
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t rnext(rng* r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static uint32_t rbelow(rng* r, uint32_t n) { return (uint32_t)(rnext(r) % n); }
 static int rchance(rng* r, unsigned percent) { return rbelow(r, 100) < percent; }

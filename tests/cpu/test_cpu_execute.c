@@ -40,6 +40,21 @@ static int skip_combination(void)
 
 /* Runs the case whole, split at random points (partial rows, executed out of
  * order) and through dml_cpu_execute, comparing every byte each time. */
+/* The plan run as [a, count) then [0, a) for cuts a = 0, then steps of
+ * 1 + (a % modulus) * scale: every split a thread boundary can make, tail first. */
+static void check_two_part_cuts(test_case* t, uint64_t modulus, uint64_t scale)
+{
+    dml_plan_args args = case_args(t);
+    const uint64_t count = t->plan.element_count;
+    for (uint64_t a = 0; a <= count; a += 1 + (a % modulus) * scale) {
+        case_reset_output(t);
+        dml_cpu_execute_range(&t->plan, &args, a, count);
+        dml_cpu_execute_range(&t->plan, &args, 0, a);
+        const char* diff = case_compare(t);
+        ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
+    }
+}
+
 static void check_case(test_case* t, rng* r, cpu_pool* pool)
 {
     dml_plan_args args = case_args(t);
@@ -257,15 +272,7 @@ START_TEST(test_transpose_tiles)
                 test_case t;
                 case_make(&t, &r, &spec);
                 check_case(&t, &r, NULL);
-                dml_plan_args args = case_args(&t);
-                const uint64_t count = t.plan.element_count;
-                for (uint64_t a = 0; a <= count; a += 1 + (a % 7)) {
-                    case_reset_output(&t);
-                    dml_cpu_execute_range(&t.plan, &args, a, count);
-                    dml_cpu_execute_range(&t.plan, &args, 0, a);
-                    const char* diff = case_compare(&t);
-                    ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
-                }
+                check_two_part_cuts(&t, 7, 1);
                 case_free(&t);
             }
 }
@@ -290,15 +297,7 @@ START_TEST(test_transpose_short_columns)
             test_case t;
             case_make(&t, &r, &spec);
             check_case(&t, &r, NULL);
-            dml_plan_args args = case_args(&t);
-            const uint64_t count = t.plan.element_count;
-            for (uint64_t a = 0; a <= count; a += 1 + (a % 11)) {
-                case_reset_output(&t);
-                dml_cpu_execute_range(&t.plan, &args, a, count);
-                dml_cpu_execute_range(&t.plan, &args, 0, a);
-                const char* diff = case_compare(&t);
-                ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
-            }
+            check_two_part_cuts(&t, 11, 1);
             case_free(&t);
         }
 }
@@ -318,15 +317,7 @@ START_TEST(test_transpose_packed_columns)
         test_case t;
         case_make(&t, &r, &spec);
         check_case(&t, &r, NULL);
-        dml_plan_args args = case_args(&t);
-        const uint64_t count = t.plan.element_count;
-        for (uint64_t a = 0; a <= count; a += 1 + (a % 13) * 7) {
-            case_reset_output(&t);
-            dml_cpu_execute_range(&t.plan, &args, a, count);
-            dml_cpu_execute_range(&t.plan, &args, 0, a);
-            const char* diff = case_compare(&t);
-            ck_assert_msg(diff[0] == 0, "cut %llu: %s", (unsigned long long)a, diff);
-        }
+        check_two_part_cuts(&t, 13, 7);
         case_free(&t);
     }
 }
