@@ -31,7 +31,7 @@ typedef unsigned char byte;
 #ifdef DML_CPU_AVX2
 
 /* Reverses the element order of a 32-byte vector of E-byte elements. */
-__attribute__((target("avx2"))) static inline __m256i reverse32(__m256i v, size_t E)
+DML_TARGET_AVX2 static inline __m256i reverse32(__m256i v, size_t E)
 {
     if (E == 4)
         return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
@@ -46,7 +46,7 @@ __attribute__((target("avx2"))) static inline __m256i reverse32(__m256i v, size_
 }
 
 /* dst[k] = src[-k]: 32 bytes at a time. */
-__attribute__((target("avx2"))) static uint64_t reverse_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E)
+DML_TARGET_AVX2 static uint64_t reverse_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E)
 {
     const uint64_t V = 32 / E;
     uint64_t k = 0;
@@ -64,7 +64,7 @@ __attribute__((target("avx2"))) static uint64_t reverse_row_avx2(byte* dst, cons
 }
 
 /* The even (odd = 0) or odd (odd = 1) elements of a and b, in order. */
-__attribute__((target("avx2"))) static inline __m256i pick_alternate(__m256i a, __m256i b, size_t E, int odd)
+DML_TARGET_AVX2 static inline __m256i pick_alternate(__m256i a, __m256i b, size_t E, int odd)
 {
     __m256i packed;
     if (E == 1) {
@@ -90,7 +90,7 @@ __attribute__((target("avx2"))) static inline __m256i pick_alternate(__m256i a, 
 
 /* dst[k] = src[2k] (backward = 0) or src[-2k] (backward = 1), whole vectors
  * while the span read stays strictly inside the row's span (k + V < n). */
-__attribute__((target("avx2"))) static uint64_t stride2_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E,
+DML_TARGET_AVX2 static uint64_t stride2_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E,
     int backward)
 {
     const uint64_t V = 32 / E;

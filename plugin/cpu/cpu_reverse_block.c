@@ -88,7 +88,7 @@ ALWAYS_INLINE void row_portable(const block* b, const byte* in, byte* out, uint6
 /* Output row a of a block with contiguous rows (is == os == 1), 4- or 8-byte
  * elements, and row offsets that fit the gather's signed 32-bit indices.
  * Returns the columns done (whole groups of 8). */
-__attribute__((target("avx2"))) static uint64_t row_avx2(const block* b, const byte* in, byte* out, uint64_t a,
+DML_TARGET_AVX2 static uint64_t row_avx2(const block* b, const byte* in, byte* out, uint64_t a,
     size_t E)
 {
     const __m256i va = _mm256_set1_epi32((int)a), one = _mm256_set1_epi32(1);

@@ -14,6 +14,7 @@
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 #include "cpu_reverse_block.h"
+#include "cpu_simd.h"
 #include "cpu_test_util.h"
 
 static const uint32_t element_sizes[] = { 1, 2, 4, 8 };
@@ -615,11 +616,20 @@ START_TEST(test_concurrent_dispatch)
 }
 END_TEST
 
-static Suite* cpu_execute_suite(void)
+/* The plan tests run once per instruction-set level up to this CPU's, so
+ * the portable and AVX2 paths are tested on a CPU that would take AVX-512. */
+static dml_cpu_isa_level isa_under_test;
+static void cap_isa(void)
 {
-    Suite* s = suite_create("cpu_execute");
-    TCase* plans = tcase_create("plans");
+    dml_cpu_isa_cap(isa_under_test);
+    ck_assert_int_le(dml_cpu_isa(), isa_under_test);
+}
+
+static TCase* plan_tests(const char* name, void (*setup)(void))
+{
+    TCase* plans = tcase_create(name);
     tcase_set_timeout(plans, 300);
+    tcase_add_checked_fixture(plans, setup, NULL);
     tcase_add_loop_test(plans, test_gather_layouts, 0, 4);
     tcase_add_test(plans, test_reverse_inner_axis);
     tcase_add_test(plans, test_reverse_outer_axis_row_length);
@@ -634,7 +644,26 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_reverse_partial_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
-    suite_add_tcase(s, plans);
+    return plans;
+}
+
+static void cap_portable(void) { isa_under_test = DML_CPU_ISA_PORTABLE; cap_isa(); }
+static void cap_avx2(void) { isa_under_test = DML_CPU_ISA_AVX2; cap_isa(); }
+static void cap_avx512(void) { isa_under_test = DML_CPU_ISA_AVX512; cap_isa(); }
+static void cap_none(void) { isa_under_test = DML_CPU_ISA_AVX512_VBMI; cap_isa(); }
+
+static Suite* cpu_execute_suite(void)
+{
+    Suite* s = suite_create("cpu_execute");
+    /* The CPU's own level, then each lower one it has. */
+    const dml_cpu_isa_level own = dml_cpu_isa();
+    suite_add_tcase(s, plan_tests("plans", cap_none));
+    if (own > DML_CPU_ISA_AVX512)
+        suite_add_tcase(s, plan_tests("plans-avx512", cap_avx512));
+    if (own > DML_CPU_ISA_AVX2)
+        suite_add_tcase(s, plan_tests("plans-avx2", cap_avx2));
+    if (own > DML_CPU_ISA_PORTABLE)
+        suite_add_tcase(s, plan_tests("plans-portable", cap_portable));
 
     TCase* threads = tcase_create("threads");
     tcase_set_timeout(threads, 300);
