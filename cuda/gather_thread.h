@@ -551,15 +551,15 @@ DML_HD void dml_vector_store(unsigned char* DML_RESTRICT out, const dml_vector_w
 
 /* Vector items whose loads a thread issues together before storing them:
  * all DML_CUDA_ITEMS of a pass, except on the paths that cannot hold them in
- * 64 registers (ptxas spilled, on sm_80, sm_90 or sm_100): REVERSE_SUBSEQUENCES
- * along the row (each vector from two windows), and with 64-bit indexing
- * REVERSE_SUBSEQUENCES (64-bit row arithmetic around the dependent length
- * load) and 8-byte elements (64-bit offsets and edge elements), which load
- * and store their items two by two. */
+ * 64 registers (ptxas spilled, on sm_80, sm_90 or sm_100), which load and
+ * store their items two by two: with 64-bit indexing, REVERSE_SUBSEQUENCES
+ * (64-bit row arithmetic around the dependent length load) and 8-byte
+ * elements (64-bit offsets and edge elements); REVERSE_SUBSEQUENCES along the
+ * row (each vector from two windows) with 8-byte elements. */
 DML_HD int dml_vector_group(uint32_t element_size, int wide, int reverse)
 {
-    const int paired = reverse == DML_CUDA_REVERSE_ROW ||
-        (wide && (reverse != DML_CUDA_REVERSE_NONE || element_size == 8));
+    const int paired = (wide && (reverse != DML_CUDA_REVERSE_NONE || element_size == 8)) ||
+        (reverse == DML_CUDA_REVERSE_ROW && element_size == 8);
     return paired ? DML_CUDA_ITEMS / 2 : DML_CUDA_ITEMS;
 }
 
