@@ -56,6 +56,11 @@ typedef struct emulation {
     shared_model* shared; /* TILED only */
     uint64_t loads, vector_loads; /* of the running thread, before its first store */
     int stored;
+    /* Of the running thread's grid-stride loop (scalar and vector launches):
+     * its pass (from 1), whether the pass has stored, the loads of the pass
+     * after its first store, the 16-byte stores of the first pass. */
+    uint64_t pass, pass_loads_after_store, first_pass_vector_stores;
+    int pass_stored;
     int result;
     jmp_buf violation;
 } emulation;
@@ -137,12 +142,26 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
     check_access(e, site, is_store, (uint64_t)(uintptr_t)address, bytes);
     if (is_store) {
         e->stored = 1;
-    } else if (!e->stored) {
-        e->loads++;
-        e->vector_loads += bytes == DML_CUDA_VECTOR_BYTES;
+        e->pass_stored = 1;
+        e->first_pass_vector_stores += e->pass == 1 && bytes == DML_CUDA_VECTOR_BYTES;
+    } else {
+        if (!e->stored) {
+            e->loads++;
+            e->vector_loads += bytes == DML_CUDA_VECTOR_BYTES;
+        }
+        e->pass_loads_after_store += e->pass_stored;
     }
     if (e->trace)
         trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
+}
+
+void dml_emulator_pass(void)
+{
+    emulation* e = t_emulation;
+    if (!e)
+        return;
+    e->pass++;
+    e->pass_stored = 0;
 }
 
 static void shared_violate(emulation* e, int is_store, uint64_t offset, unsigned bytes, const char* rule)
@@ -298,16 +317,28 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     e->thread = thread;
     e->loads = e->vector_loads = 0;
     e->stored = 0;
+    e->pass = e->pass_loads_after_store = e->first_pass_vector_stores = 0;
+    e->pass_stored = 0;
     dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
         l->outer_rank);
     dml_coalescing* stats = e->stats;
     const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
+    if (stats && e->pass_loads_after_store > stats->max_loads_after_store)
+        stats->max_loads_after_store = e->pass_loads_after_store;
     if (stats && e->stored && last_item < l->params.count) {
         if (!stats->full_threads || e->loads < stats->min_loads_before_store)
             stats->min_loads_before_store = e->loads;
-        if (!stats->full_threads || e->vector_loads < stats->min_vector_loads_before_store)
-            stats->min_vector_loads_before_store = e->vector_loads;
         stats->full_threads++;
+    }
+    const uint64_t stored = e->first_pass_vector_stores;
+    if (stats && stored && stored >= stats->vector_items_per_pass) {
+        if (stored > stats->vector_items_per_pass) { /* a fuller first pass: the minimum starts over */
+            stats->vector_items_per_pass = stored;
+            stats->vector_threads = 0;
+        }
+        if (!stats->vector_threads || e->vector_loads < stats->min_vector_loads_before_store)
+            stats->min_vector_loads_before_store = e->vector_loads;
+        stats->vector_threads++;
     }
 }
 

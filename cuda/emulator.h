@@ -25,11 +25,18 @@ typedef struct dml_coalescing {
      * coalesce. */
     uint64_t length_bytes, length_sectors, length_requests;
     /* Loads in flight: the loads a thread issues before its first store
-     * (every site; and those of 16 bytes), the minimum over the threads
-     * whose first pass had all DML_CUDA_ITEMS items and stored something
-     * (full_threads of them; the minima are 0 when there are none). */
-    uint64_t full_threads;
+     * (every site), the minimum over the threads whose first pass had all
+     * DML_CUDA_ITEMS items and stored something (full_threads of them); the
+     * 16-byte loads before the first store, the minimum over the threads
+     * whose first pass stored the most 16-byte vectors any first pass
+     * stored (vector_items_per_pass; vector_threads of them); the minima are
+     * 0 when there are no such threads. And the most loads any thread issued
+     * after the first store of the same pass, over its passes (0: every pass
+     * issues all its loads first; scalar and vector launches; a pass is what
+     * gather_thread.h marks with DML_TRACE_PASS). */
+    uint64_t full_threads, vector_threads, vector_items_per_pass;
     uint64_t min_loads_before_store, min_vector_loads_before_store;
+    uint64_t max_loads_after_store;
     /* Shared memory (TILED): warp-level instructions, and the wavefronts
      * they take with 32 banks of 4 bytes (the most distinct words any bank
      * holds) against the fewest their words could take (distinct words / 32,

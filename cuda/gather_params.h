@@ -34,6 +34,13 @@ typedef enum dml_cuda_mode {
     DML_CUDA_MODE_TILED = 3            /* 2-D transposes through shared-memory tiles (tile_thread.h) */
 } dml_cuda_mode;
 
+/* REVERSE_SUBSEQUENCES, which fixes a launch's path as its mode does. */
+typedef enum dml_cuda_reverse {
+    DML_CUDA_REVERSE_NONE = 0,  /* a plain gather */
+    DML_CUDA_REVERSE_OUTER = 1, /* the axis is an outer dimension (axis < outer_rank) */
+    DML_CUDA_REVERSE_ROW = 2    /* the axis is the row, the inner dimension (axis == outer_rank) */
+} dml_cuda_reverse;
+
 /* TILED mode: a block moves square tiles of DML_TILE x DML_TILE elements,
  * DML_TILE_ROWS tile rows per pass of its DML_CUDA_BLOCK threads (so each
  * thread moves DML_CUDA_ITEMS elements per phase). A tile row is padded to
@@ -55,9 +62,11 @@ typedef enum dml_cuda_mode {
  * VECTOR*: k is the k-th 16-byte vector of the row's body. Each row decides
  *   its own head (elements before the first 16-byte aligned output address),
  *   body and tail at run time, so rows of any pitch and alignment vectorise;
- *   row_items = row_length / lanes bounds the body, and the items of a row
- *   also copy its head and tail elements one by one (item k takes edge
- *   elements k, k + row_items, ...). Output rows are contiguous; input rows
+ *   row_length / lanes bounds the body, and the items of a row also copy its
+ *   head and tail elements one by one, item k the k-th: row_items is at least
+ *   the most edge elements a row can have (2 * lanes - 2, or the row), so
+ *   that every item carries at most one from its loads to its stores.
+ *   Output rows are contiguous; input rows
  *   run forward (VECTOR) or backward (VECTOR_REVERSED) from the row's input
  *   offset, at any relative alignment: a misaligned 16 bytes are read as the
  *   two aligned vectors holding them and shifted into place, so every chunk
@@ -66,7 +75,7 @@ typedef enum dml_cuda_mode {
  *   ranges is ever read). REVERSE_SUBSEQUENCES along the row (axis ==
  *   outer_rank) reverses the first L elements: a body vector inside them is
  *   read as a reversed vector, one past them forward, one straddling L
- *   element by element.
+ *   spliced from two loads.
  * TILED: see the fields below and tile_thread.h.
  */
 typedef struct dml_gather_params {

@@ -6,12 +6,16 @@
  * A thread handles DML_CUDA_ITEMS work items per pass of a grid-stride loop:
  * item = pass_base + block * (block_dim * ITEMS) + k * block_dim + thread, so
  * consecutive threads of a warp take consecutive items (consecutive output
- * elements or vectors: coalesced stores). All loads of a pass are issued
- * before its stores, keeping ITEMS loads in flight per thread.
+ * elements or vectors: coalesced stores). A pass issues all its loads (the
+ * items' elements or vectors, a vector item's head or tail element, the
+ * sequence lengths) before its first store, so every thread keeps at least
+ * ITEMS independent loads in flight; the input, output and lengths pointers
+ * are restrict-qualified, so the compiler may not sink a load below a store
+ * either. tests/cuda/test_sass_loads.c checks both in the compiled code.
  *
  * Specialisation: callers pass compile-time constants for element_size, mode,
- * wide (64-bit indexing), reverse (REVERSE_SUBSEQUENCES) and outer_rank
- * (-1: read it from the params); after inlining the compiler folds them.
+ * wide (64-bit indexing), reverse (dml_cuda_reverse) and outer_rank (-1:
+ * read it from the params); after inlining the compiler folds them.
  */
 #ifndef DML_CUDA_GATHER_THREAD_H
 #define DML_CUDA_GATHER_THREAD_H
@@ -21,6 +25,7 @@
 #if defined(__CUDACC__)
 #define DML_HD static __host__ __device__ __forceinline__
 #define DML_ALIGN16 __align__(16)
+#define DML_RESTRICT __restrict__
 #if defined(__CUDA_ARCH__)
 #define DML_UNROLL _Pragma("unroll")
 #else
@@ -30,6 +35,7 @@
 #include <string.h>
 #define DML_HD static inline __attribute__((always_inline))
 #define DML_UNROLL
+#define DML_RESTRICT restrict
 #define DML_ALIGN16 __attribute__((aligned(16)))
 #endif
 
@@ -46,11 +52,16 @@ enum dml_access_site {
     DML_SITE_COUNT = 7
 };
 
+/* It is also told where each pass of a thread's grid-stride loop begins,
+ * to check that no load of a pass follows one of its stores. */
 #if defined(DML_CUDA_EMULATION) && !defined(__CUDA_ARCH__)
 void dml_emulator_access(int site, int is_store, const void* address, unsigned bytes);
+void dml_emulator_pass(void);
 #define DML_TRACE(site, is_store, address, bytes) dml_emulator_access(site, is_store, address, bytes)
+#define DML_TRACE_PASS() dml_emulator_pass()
 #else
 #define DML_TRACE(site, is_store, address, bytes) ((void)(site), (void)(is_store), (void)(address), (void)(bytes))
+#define DML_TRACE_PASS() ((void)0)
 #endif
 
 typedef struct DML_ALIGN16 dml_u128 {
@@ -197,10 +208,14 @@ DML_HD dml_row dml_row_offsets(const dml_gather_params* p, uint64_t row, int wid
     return r;
 }
 
-DML_HD uint64_t dml_sequence_length(const dml_gather_params* p, int64_t index)
+/* REVERSE_SUBSEQUENCES: the sequence length at element `index` of the
+ * lengths tensor (4- or 8-byte elements), clamped to the axis. */
+DML_HD uint64_t dml_sequence_length(const dml_gather_params* p, const unsigned char* DML_RESTRICT lengths,
+    int64_t index)
 {
-    const unsigned char* at = p->lengths + index * (int64_t)p->lengths_size;
-    uint64_t length = dml_load_element(at, p->lengths_size, DML_SITE_LENGTH);
+    const unsigned char* at = lengths + index * (int64_t)p->lengths_size;
+    DML_TRACE(DML_SITE_LENGTH, 0, at, p->lengths_size);
+    uint64_t length = p->lengths_size == 8 ? dml_load64(at) : dml_load32(at);
     return length < p->axis_size ? length : p->axis_size;
 }
 
@@ -223,20 +238,19 @@ DML_HD void dml_split_item(const dml_gather_params* p, uint64_t item, int wide, 
 }
 
 /* SCALAR mode: source and destination element offsets of one item. */
-DML_HD void dml_scalar_offsets(const dml_gather_params* p, uint64_t item, int wide, int reverse, int outer_rank,
-    int64_t* source, int64_t* destination)
+DML_HD void dml_scalar_offsets(const dml_gather_params* p, const unsigned char* DML_RESTRICT lengths, uint64_t item,
+    int wide, int reverse, int outer_rank, int64_t* source, int64_t* destination)
 {
     uint64_t row, k;
     dml_split_item(p, item, wide, &row, &k);
     dml_row r = dml_row_offsets(p, row, wide, outer_rank);
     int64_t in = r.in, kk = (int64_t)k;
-    if (reverse) {
-        uint64_t length = dml_sequence_length(p, r.len + kk * p->len_inner);
-        if ((uint32_t)p->axis == p->outer_rank) { /* the axis is the row */
-            in += dml_reversed_coordinate(k, length) * p->in_inner;
-        } else {
-            in += dml_reversed_coordinate(r.axis_coordinate, length) * p->in_strides[p->axis] + kk * p->in_inner;
-        }
+    if (reverse == DML_CUDA_REVERSE_ROW) {
+        uint64_t length = dml_sequence_length(p, lengths, r.len + kk * p->len_inner);
+        in += dml_reversed_coordinate(k, length) * p->in_inner;
+    } else if (reverse == DML_CUDA_REVERSE_OUTER) {
+        uint64_t length = dml_sequence_length(p, lengths, r.len + kk * p->len_inner);
+        in += dml_reversed_coordinate(r.axis_coordinate, length) * p->in_strides[p->axis] + kk * p->in_inner;
     } else {
         in += kk * p->in_inner;
     }
@@ -324,7 +338,8 @@ DML_HD dml_u128 dml_insert_bytes(dml_u128 v, uint32_t at, uint32_t size, uint32_
  * piece the widest naturally aligned access that fits (at most 4 pieces when
  * begin or end is 0 or 16, as for a row's first or last vector). Other bytes
  * are 0. */
-DML_HD dml_u128 dml_load_vector_part(const unsigned char* a, uint32_t begin, uint32_t end, dml_span span, int site)
+DML_HD dml_u128 dml_load_vector_part(const unsigned char* a, uint32_t begin, uint32_t end, dml_span span,
+    uint32_t element_size, int site)
 {
     if (a >= span.begin && a + DML_CUDA_VECTOR_BYTES <= span.end) {
         DML_TRACE(site, 0, a, DML_CUDA_VECTOR_BYTES);
@@ -332,8 +347,8 @@ DML_HD dml_u128 dml_load_vector_part(const unsigned char* a, uint32_t begin, uin
     }
     dml_u128 v = { 0, 0, 0, 0 };
     for (uint32_t at = begin; at < end;) {
-        uint32_t size = 8;
-        while (at % size || at + size > end)
+        uint32_t size = 8; /* begin and end are multiples of the element size: so are the pieces */
+        while (size > element_size && (at % size || at + size > end))
             size /= 2;
         DML_TRACE(DML_SITE_PART_LOAD, 0, a + at, size);
         if (size == 8) {
@@ -353,183 +368,287 @@ DML_HD dml_u128 dml_load_vector_part(const unsigned char* a, uint32_t begin, uin
 
 /* The 16 bytes at p, of which bytes [begin, end) are needed (the others
  * are don't-cares), reading nothing outside the span but needed bytes. */
-DML_HD dml_u128 dml_load128_needed(const unsigned char* p, uint32_t begin, uint32_t end, dml_span span)
+DML_HD dml_u128 dml_load128_needed(const unsigned char* p, uint32_t begin, uint32_t end, dml_span span,
+    uint32_t element_size)
 {
-    uint32_t shift = (uint32_t)((uintptr_t)p % DML_CUDA_VECTOR_BYTES);
+    /* Elements are naturally aligned: the shift is a multiple of the
+     * element size, which lets the compiler drop the byte shifts of wider
+     * elements (fewer registers). */
+    uint32_t shift = (uint32_t)((uintptr_t)p % DML_CUDA_VECTOR_BYTES) & ~(element_size - 1);
     if (shift == 0)
-        return dml_load_vector_part(p, begin, end, span, DML_SITE_LOAD);
+        return dml_load_vector_part(p, begin, end, span, element_size, DML_SITE_LOAD);
     const unsigned char* aligned = p - shift;
     uint32_t low_end = shift + end < DML_CUDA_VECTOR_BYTES ? shift + end : DML_CUDA_VECTOR_BYTES;
     uint32_t high_begin = shift + begin > DML_CUDA_VECTOR_BYTES ? shift + begin - DML_CUDA_VECTOR_BYTES : 0;
     dml_u128 zero = { 0, 0, 0, 0 };
     dml_u128 lo = shift + begin < DML_CUDA_VECTOR_BYTES
-        ? dml_load_vector_part(aligned, shift + begin, low_end, span, DML_SITE_LOAD) : zero;
+        ? dml_load_vector_part(aligned, shift + begin, low_end, span, element_size, DML_SITE_LOAD) : zero;
     dml_u128 hi = shift + end > DML_CUDA_VECTOR_BYTES
         ? dml_load_vector_part(aligned + DML_CUDA_VECTOR_BYTES, high_begin, shift + end - DML_CUDA_VECTOR_BYTES, span,
-              DML_SITE_LOAD_HIGH)
+              element_size, DML_SITE_LOAD_HIGH)
         : zero;
     return dml_extract128(lo, hi, shift);
 }
 
-DML_HD dml_u128 dml_load128_within(const unsigned char* p, dml_span span)
+DML_HD dml_u128 dml_load128_within(const unsigned char* p, dml_span span, uint32_t element_size)
 {
-    return dml_load128_needed(p, 0, DML_CUDA_VECTOR_BYTES, span);
+    return dml_load128_needed(p, 0, DML_CUDA_VECTOR_BYTES, span, element_size);
 }
 
 /* VECTOR modes: a row's offsets, with an outer reversal axis applied (its
  * length is constant along the row: the launcher guarantees it). */
-DML_HD dml_row dml_vector_row(const dml_gather_params* p, uint64_t row, int wide, int reverse, int outer_rank)
+DML_HD dml_row dml_vector_row(const dml_gather_params* p, const unsigned char* DML_RESTRICT lengths, uint64_t row,
+    int wide, int reverse, int outer_rank)
 {
     dml_row r = dml_row_offsets(p, row, wide, outer_rank);
-    if (reverse && (uint32_t)p->axis != p->outer_rank)
-        r.in += dml_reversed_coordinate(r.axis_coordinate, dml_sequence_length(p, r.len)) * p->in_strides[p->axis];
+    if (reverse == DML_CUDA_REVERSE_OUTER)
+        r.in += dml_reversed_coordinate(r.axis_coordinate, dml_sequence_length(p, lengths, r.len)) *
+            p->in_strides[p->axis];
     return r;
 }
 
 /* Input element offset of the row's element j (input rows run at +1 or -1;
  * REVERSE_SUBSEQUENCES along the row reverses its first `length`). */
-DML_HD int64_t dml_vector_source(const dml_row* r, int64_t j, int mode, int inner_reverse, uint64_t length)
+DML_HD int64_t dml_vector_source(const dml_row* r, int64_t j, int mode, int reverse, uint64_t length)
 {
-    if (inner_reverse)
+    if (reverse == DML_CUDA_REVERSE_ROW)
         j = dml_reversed_coordinate((uint64_t)j, length);
     return mode == DML_CUDA_MODE_VECTOR_REVERSED ? r->in - j : r->in + j;
 }
 
 /* The input row: every byte of it is an element the gather reads, so loads
  * anywhere inside it stay inside the bound input range. */
-DML_HD dml_span dml_input_row(const dml_gather_params* p, const dml_row* r, uint32_t element_size, int mode)
+DML_HD dml_span dml_input_row(const dml_gather_params* p, const unsigned char* in, const dml_row* r,
+    uint32_t element_size, int mode)
 {
     const int64_t first = mode == DML_CUDA_MODE_VECTOR_REVERSED ? r->in - (int64_t)(p->row_length - 1) : r->in;
     dml_span span;
-    span.begin = p->in + first * element_size;
+    span.begin = in + first * element_size;
     span.end = span.begin + p->row_length * element_size;
     return span;
 }
 
 /* A row's layout: head elements up to the first aligned output vector, then
- * `vectors` full vectors, then the tail. */
+ * `vectors` full vectors, then the tail; `edges` = head + tail elements, at
+ * most 2 * lanes - 2 (head and tail are each shorter than a vector). */
 typedef struct dml_row_layout {
     uint64_t head, vectors, edges;
 } dml_row_layout;
 
-DML_HD dml_row_layout dml_layout_row(const dml_gather_params* p, const dml_row* r, uint32_t element_size)
+DML_HD dml_row_layout dml_layout_row(const dml_gather_params* p, const unsigned char* out, const dml_row* r,
+    uint32_t element_size, int wide)
 {
-    uintptr_t out = (uintptr_t)(p->out + r->out * element_size);
-    uint64_t head = ((DML_CUDA_VECTOR_BYTES - out % DML_CUDA_VECTOR_BYTES) % DML_CUDA_VECTOR_BYTES) / element_size;
-    if (head > p->row_length)
-        head = p->row_length;
+    uintptr_t first = (uintptr_t)(out + r->out * element_size);
+    uint32_t head = (uint32_t)(((DML_CUDA_VECTOR_BYTES - first % DML_CUDA_VECTOR_BYTES) % DML_CUDA_VECTOR_BYTES) /
+        element_size);
     dml_row_layout l;
-    l.head = head;
-    l.vectors = (p->row_length - head) / p->lanes;
+    if (!wide) { /* 32-bit arithmetic: fewer registers */
+        const uint32_t length = (uint32_t)p->row_length, lanes = p->lanes;
+        head = head < length ? head : length;
+        const uint32_t vectors = (length - head) / lanes;
+        l.head = head;
+        l.vectors = vectors;
+        l.edges = length - vectors * lanes;
+        return l;
+    }
+    l.head = head < p->row_length ? head : p->row_length;
+    l.vectors = (p->row_length - l.head) / p->lanes;
     l.edges = p->row_length - l.vectors * p->lanes;
     return l;
 }
 
-/* Item `slot` copies edge elements slot, slot + row_items, ... one by one. */
-DML_HD void dml_vector_edges(const dml_gather_params* p, const dml_row* r, const dml_row_layout* l, uint64_t slot,
-    uint32_t element_size, int mode, int inner_reverse, uint64_t length)
+/* What one vector item carries from its loads to its stores: its body
+ * vector and its edge element, each with its output element offset (-1:
+ * none). Offsets, not pointers: with 32-bit indexing they fit a register
+ * each, and these registers are what the loads in flight cost. */
+typedef struct dml_vector_work {
+    dml_u128 value;
+    int64_t destination;
+    int64_t edge_destination;
+    uint64_t edge;
+} dml_vector_work;
+
+/* An output element offset as the work keeps it: narrowed to 32 bits with
+ * 32-bit indexing (every offset then fits), so that it takes one register. */
+DML_HD int64_t dml_work_offset(int64_t offset, int wide)
 {
-    for (uint64_t q = slot; q < l->edges; q += p->row_items) {
-        int64_t j = (int64_t)(q < l->head ? q : q + l->vectors * p->lanes);
-        int64_t in = dml_vector_source(r, j, mode, inner_reverse, length);
-        uint64_t v = dml_load_element(p->in + in * element_size, element_size, DML_SITE_EDGE_LOAD);
-        dml_store_element(p->out + (r->out + j) * element_size, v, element_size, DML_SITE_EDGE_STORE);
-    }
+    return wide ? offset : (int64_t)(int32_t)offset;
 }
 
-/* One vector item: loads its body vector into *value and returns where it
- * goes, or NULL when the item has no body vector (or straddles a reversal
- * boundary, copied element by element here). Edge elements are copied here. */
-DML_HD unsigned char* dml_vector_item(const dml_gather_params* p, uint64_t item, uint32_t element_size, int mode,
-    int wide, int reverse, int outer_rank, dml_u128* value)
+/* The body vector of the row's vector at element j (j + lanes <= row_length):
+ * forward, or reversed (lanes swapped), or for REVERSE_SUBSEQUENCES along the
+ * row: its first m bytes from the reversed prefix of `length` elements, the
+ * rest forward (m = 16 inside the prefix, 0 past it, in between for the
+ * vector that straddles its end). */
+DML_HD dml_u128 dml_vector_body(const unsigned char* DML_RESTRICT in, const dml_row* r, uint64_t j, uint32_t lanes,
+    uint32_t element_size, int mode, int reverse, uint64_t length, dml_span span)
 {
+    if (reverse == DML_CUDA_REVERSE_ROW) {
+        const uint64_t inside = j < length ? (length - j < lanes ? length - j : lanes) : 0;
+        const uint32_t m = (uint32_t)inside * element_size;
+        const dml_u128 zero = { 0, 0, 0, 0 };
+        /* Output lane i < inside is input element length-1-j-i: lane lanes-1-i
+         * of the vector at length-j-lanes (of which only those lanes, all in
+         * the row, are read). */
+        const int64_t window = r->in + (int64_t)length - (int64_t)j - (int64_t)lanes;
+        const dml_u128 backward = m ? dml_reverse_lanes(
+            dml_load128_needed(in + window * element_size, DML_CUDA_VECTOR_BYTES - m, DML_CUDA_VECTOR_BYTES, span,
+                element_size),
+            element_size) : zero;
+        const dml_u128 forward = m < DML_CUDA_VECTOR_BYTES
+            ? dml_load128_needed(in + (r->in + (int64_t)j) * element_size, m, DML_CUDA_VECTOR_BYTES, span, element_size)
+            : zero;
+        return dml_merge_bytes(backward, forward, m);
+    }
+    if (mode == DML_CUDA_MODE_VECTOR_REVERSED) {
+        const int64_t lowest = r->in - (int64_t)(j + lanes - 1);
+        return dml_reverse_lanes(dml_load128_within(in + lowest * element_size, span, element_size), element_size);
+    }
+    return dml_load128_within(in + (r->in + (int64_t)j) * element_size, span, element_size);
+}
+
+/* One vector item's loads: its body vector (the row's slot-th), and the
+ * row's edge element number slot (the launcher makes row_items at least
+ * the most edge elements a row can have, so each item has one at most). */
+DML_HD dml_vector_work dml_vector_load(const dml_gather_params* p, const unsigned char* DML_RESTRICT in,
+    unsigned char* DML_RESTRICT out, const unsigned char* DML_RESTRICT lengths, uint64_t item, uint32_t element_size,
+    int mode, int wide, int reverse, int outer_rank)
+{
+    dml_vector_work w;
+    w.destination = -1;
+    w.edge_destination = -1;
+    w.edge = 0;
     uint64_t row, slot;
     dml_split_item(p, item, wide, &row, &slot);
-    dml_row r = dml_vector_row(p, row, wide, reverse, outer_rank);
-    const int inner_reverse = reverse && (uint32_t)p->axis == p->outer_rank;
-    const uint64_t length = inner_reverse ? dml_sequence_length(p, r.len) : 0;
-    const dml_span span = dml_input_row(p, &r, element_size, mode);
-    dml_row_layout l = dml_layout_row(p, &r, element_size);
-    if (slot < l.edges)
-        dml_vector_edges(p, &r, &l, slot, element_size, mode, inner_reverse, length);
-    if (slot >= l.vectors)
-        return 0;
-    const uint64_t j = l.head + slot * p->lanes, lanes = p->lanes;
-    unsigned char* destination = p->out + (r.out + (int64_t)j) * element_size;
-    int64_t lowest;
-    int backwards = mode == DML_CUDA_MODE_VECTOR_REVERSED;
-    if (inner_reverse && j < length) {
-        if (j + lanes > length) {
-            /* Straddles the end of the reversed prefix: its first m = L - j
-             * lanes are input elements L-1-j .. 0 (the row's first vector,
-             * reversed and shifted down), the rest input elements L .. j+lanes-1
-             * (the vector at j). Both windows lie inside the row. */
-            uint32_t m = (uint32_t)(length - j) * element_size;
-            dml_u128 zero = { 0, 0, 0, 0 };
-            dml_u128 first =
-                dml_reverse_lanes(dml_load128_needed(p->in + r.in * element_size, 0, m, span), element_size);
-            dml_u128 prefix = dml_extract128(first, zero, DML_CUDA_VECTOR_BYTES - m);
-            dml_u128 rest =
-                dml_load128_needed(p->in + (r.in + (int64_t)j) * element_size, m, DML_CUDA_VECTOR_BYTES, span);
-            *value = dml_merge_bytes(prefix, rest, m);
-            return destination;
-        }
-        lowest = r.in + (int64_t)(length - j - lanes); /* inside the prefix: read backwards */
-        backwards = 1;
-    } else {
-        lowest = backwards ? r.in - (int64_t)(j + lanes - 1) : r.in + (int64_t)j;
+    const dml_row r = dml_vector_row(p, lengths, row, wide, reverse, outer_rank);
+    const uint64_t length = reverse == DML_CUDA_REVERSE_ROW ? dml_sequence_length(p, lengths, r.len) : 0;
+    const dml_span span = dml_input_row(p, in, &r, element_size, mode);
+    const dml_row_layout l = dml_layout_row(p, out, &r, element_size, wide);
+    if (slot < l.edges) {
+        const int64_t j = (int64_t)(slot < l.head ? slot : slot + l.vectors * p->lanes);
+        const int64_t source = dml_vector_source(&r, j, mode, reverse, length);
+        w.edge = dml_load_element(in + source * element_size, element_size, DML_SITE_EDGE_LOAD);
+        w.edge_destination = dml_work_offset(r.out + j, wide);
     }
-    *value = dml_load128_within(p->in + lowest * element_size, span);
-    if (backwards)
-        *value = dml_reverse_lanes(*value, element_size);
-    return destination;
+    if (slot < l.vectors) {
+        const uint64_t j = l.head + slot * p->lanes;
+        w.value = dml_vector_body(in, &r, j, p->lanes, element_size, mode, reverse, length, span);
+        w.destination = dml_work_offset(r.out + (int64_t)j, wide);
+    }
+    return w;
 }
 
-/* The whole work of one thread. */
+DML_HD void dml_vector_store(unsigned char* DML_RESTRICT out, const dml_vector_work* w, uint32_t element_size)
+{
+    if (w->edge_destination >= 0)
+        dml_store_element(out + w->edge_destination * element_size, w->edge, element_size, DML_SITE_EDGE_STORE);
+    if (w->destination >= 0) {
+        unsigned char* destination = out + w->destination * element_size;
+        DML_TRACE(DML_SITE_STORE, 1, destination, DML_CUDA_VECTOR_BYTES);
+        dml_store128(destination, w->value);
+    }
+}
+
+/* Vector items whose loads a thread issues together before storing them:
+ * all DML_CUDA_ITEMS of a pass, except on the paths that cannot hold them in
+ * 64 registers (ptxas spilled, on sm_80, sm_90 or sm_100), which load and
+ * store their items two by two: with 64-bit indexing, REVERSE_SUBSEQUENCES
+ * (64-bit row arithmetic around the dependent length load) and 8-byte
+ * elements (64-bit offsets and edge elements); REVERSE_SUBSEQUENCES along the
+ * row (each vector from two windows) with 8-byte elements. */
+DML_HD int dml_vector_group(uint32_t element_size, int wide, int reverse)
+{
+    const int paired = (wide && (reverse != DML_CUDA_REVERSE_NONE || element_size == 8)) ||
+        (reverse == DML_CUDA_REVERSE_ROW && element_size == 8);
+    return paired ? DML_CUDA_ITEMS / 2 : DML_CUDA_ITEMS;
+}
+
+/* The floor of loads in flight a launch's kernel holds, the same in the
+ * compiled code (tests/cuda/test_sass_loads.c: loads before the first store
+ * of its main loop) and in the emulator (tests/cuda/test_coalescing.c: loads
+ * a thread issues before its first store): vector paths, 16-byte loads, one
+ * per item loaded together (a misaligned vector takes two); scalar paths,
+ * loads of any width, an element per item and with REVERSE_SUBSEQUENCES its
+ * sequence length. */
+DML_HD uint32_t dml_loads_in_flight_floor(uint32_t element_size, int mode, int wide, int reverse)
+{
+    if (mode == DML_CUDA_MODE_VECTOR || mode == DML_CUDA_MODE_VECTOR_REVERSED)
+        return (uint32_t)dml_vector_group(element_size, wide, reverse);
+    return reverse != DML_CUDA_REVERSE_NONE ? 2 * DML_CUDA_ITEMS : DML_CUDA_ITEMS;
+}
+
+/* One pass of a thread: its items base, base + block_dim, ... (those below
+ * count), every load first, then every store. With 32-bit indexing the
+ * items are 32-bit (count < 2^31, the launcher's stride < 2^31). */
+DML_HD void dml_gather_pass(const dml_gather_params* p, const unsigned char* DML_RESTRICT in,
+    unsigned char* DML_RESTRICT out, const unsigned char* DML_RESTRICT lengths, uint64_t base, uint32_t block_dim,
+    uint32_t element_size, int mode, int wide, int reverse, int outer_rank)
+{
+    DML_TRACE_PASS();
+    if (mode == DML_CUDA_MODE_SCALAR) {
+        uint64_t values[DML_CUDA_ITEMS];
+        int64_t destinations[DML_CUDA_ITEMS];
+        DML_UNROLL
+        for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
+            const uint64_t item = wide ? base + (uint64_t)k * block_dim : (uint32_t)base + (uint32_t)k * block_dim;
+            if (item < p->count) {
+                int64_t source;
+                dml_scalar_offsets(p, lengths, item, wide, reverse, outer_rank, &source, &destinations[k]);
+                values[k] = dml_load_element(in + source * element_size, element_size, DML_SITE_LOAD);
+            }
+        }
+        DML_UNROLL
+        for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
+            const uint64_t item = wide ? base + (uint64_t)k * block_dim : (uint32_t)base + (uint32_t)k * block_dim;
+            if (item < p->count)
+                dml_store_element(out + destinations[k] * element_size, values[k], element_size, DML_SITE_STORE);
+        }
+    } else {
+        const int group = dml_vector_group(element_size, wide, reverse);
+        DML_UNROLL
+        for (int g = 0; g < DML_CUDA_ITEMS; g += group) {
+            if (g)
+                DML_TRACE_PASS();
+            dml_vector_work work[DML_CUDA_ITEMS];
+            DML_UNROLL
+            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
+                const uint64_t item = wide ? base + (uint64_t)k * block_dim : (uint32_t)base + (uint32_t)k * block_dim;
+                work[k].destination = -1;
+                work[k].edge_destination = -1;
+                if (k >= g && k < g + group && item < p->count)
+                    work[k] = dml_vector_load(p, in, out, lengths, item, element_size, mode, wide, reverse, outer_rank);
+            }
+            DML_UNROLL
+            for (int k = 0; k < DML_CUDA_ITEMS; ++k)
+                if (k >= g && k < g + group)
+                    dml_vector_store(out, &work[k], element_size);
+        }
+    }
+}
+
+/* The whole work of one thread (a grid-stride loop of passes), over
+ * restrict-qualified pointers. */
+DML_HD void dml_gather_passes(const dml_gather_params* p, const unsigned char* DML_RESTRICT in,
+    unsigned char* DML_RESTRICT out, const unsigned char* DML_RESTRICT lengths, uint64_t block, uint32_t thread,
+    uint64_t grid, uint32_t block_dim, uint32_t element_size, int mode, int wide, int reverse, int outer_rank)
+{
+    const uint64_t per_block = (uint64_t)block_dim * DML_CUDA_ITEMS;
+    if (!wide) {
+        const uint32_t count = (uint32_t)p->count, stride = (uint32_t)(grid * per_block);
+        for (uint32_t base = (uint32_t)(block * per_block) + thread; base < count; base += stride)
+            dml_gather_pass(p, in, out, lengths, base, block_dim, element_size, mode, wide, reverse, outer_rank);
+        return;
+    }
+    const uint64_t stride = grid * per_block;
+    for (uint64_t base = block * per_block + thread; base < p->count; base += stride)
+        dml_gather_pass(p, in, out, lengths, base, block_dim, element_size, mode, wide, reverse, outer_rank);
+}
+
 DML_HD void dml_gather_thread(const dml_gather_params* p, uint64_t block, uint32_t thread, uint64_t grid,
     uint32_t block_dim, uint32_t element_size, int mode, int wide, int reverse, int outer_rank)
 {
-    const uint64_t per_block = (uint64_t)block_dim * DML_CUDA_ITEMS;
-    const uint64_t stride = grid * per_block;
-    for (uint64_t base = block * per_block + thread; base < p->count; base += stride) {
-        if (mode == DML_CUDA_MODE_SCALAR) {
-            uint64_t values[DML_CUDA_ITEMS];
-            int64_t destinations[DML_CUDA_ITEMS];
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
-                uint64_t item = base + (uint64_t)k * block_dim;
-                if (item < p->count) {
-                    int64_t source;
-                    dml_scalar_offsets(p, item, wide, reverse, outer_rank, &source, &destinations[k]);
-                    values[k] = dml_load_element(p->in + source * element_size, element_size, DML_SITE_LOAD);
-                }
-            }
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
-                uint64_t item = base + (uint64_t)k * block_dim;
-                if (item < p->count)
-                    dml_store_element(p->out + destinations[k] * element_size, values[k], element_size, DML_SITE_STORE);
-            }
-        } else {
-            dml_u128 values[DML_CUDA_ITEMS];
-            unsigned char* destinations[DML_CUDA_ITEMS];
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
-                uint64_t item = base + (uint64_t)k * block_dim;
-                destinations[k] = 0;
-                if (item < p->count)
-                    destinations[k] =
-                        dml_vector_item(p, item, element_size, mode, wide, reverse, outer_rank, &values[k]);
-            }
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
-                if (destinations[k]) {
-                    DML_TRACE(DML_SITE_STORE, 1, destinations[k], DML_CUDA_VECTOR_BYTES);
-                    dml_store128(destinations[k], values[k]);
-                }
-            }
-        }
-    }
+    dml_gather_passes(p, p->in, p->out, p->lengths, block, thread, grid, block_dim, element_size, mode, wide, reverse,
+        outer_rank);
 }
 
 #endif /* DML_CUDA_GATHER_THREAD_H */

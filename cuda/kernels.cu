@@ -4,9 +4,12 @@
  * that picks one for a launch.
  *
  * Specialisations: element size (1, 2, 4, 8) x mode (scalar, vector,
- * reversed vector) x reverse (REVERSE_SUBSEQUENCES) x index width, and for
- * the common narrow gather the outer rank (0, 1, 2, or any); the tiled
- * transpose by element size x index width.
+ * reversed vector) x reverse (none, REVERSE_SUBSEQUENCES along an outer axis
+ * or along the row; a reversed row is never one, launch.c) x index width,
+ * and for the common narrow gather the outer rank (0, 1, 2, or any); the
+ * tiled transpose by element size x index width. Everything that fixes a
+ * launch's path is a template parameter, so each kernel's loop holds one
+ * path, whose loads all come before its stores (tests/cuda/test_sass_loads.c).
  */
 #include "gather_thread.h"
 #include "kernels.h"
@@ -54,12 +57,24 @@ kernel_fn pick_rank(int outer_rank)
     return dml_gather_kernel<E, M, W, R, -1>;
 }
 
+template <int E, int M, int W>
+kernel_fn pick_reverse(int reverse, int outer_rank)
+{
+    switch (reverse) {
+    case DML_CUDA_REVERSE_NONE: return pick_rank<E, M, W, DML_CUDA_REVERSE_NONE>(outer_rank);
+    case DML_CUDA_REVERSE_OUTER: return pick_rank<E, M, W, DML_CUDA_REVERSE_OUTER>(outer_rank);
+    default:
+        if constexpr (M == DML_CUDA_MODE_VECTOR_REVERSED)
+            return nullptr; /* never planned: launch.c reverses a row's prefix on forward rows only */
+        else
+            return pick_rank<E, M, W, DML_CUDA_REVERSE_ROW>(outer_rank);
+    }
+}
+
 template <int E, int M>
 kernel_fn pick_flags(int wide, int reverse, int outer_rank)
 {
-    if (wide)
-        return reverse ? pick_rank<E, M, 1, 1>(outer_rank) : pick_rank<E, M, 1, 0>(outer_rank);
-    return reverse ? pick_rank<E, M, 0, 1>(outer_rank) : pick_rank<E, M, 0, 0>(outer_rank);
+    return wide ? pick_reverse<E, M, 1>(reverse, outer_rank) : pick_reverse<E, M, 0>(reverse, outer_rank);
 }
 
 template <int E>
@@ -95,23 +110,30 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
         return dml_cuda_launch_scale_bias(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
+    kernel_fn kernel = pick(launch);
+    if (!kernel)
+        return cudaErrorInvalidValue;
     /* cudaLaunchKernel reports this launch's own status, not an earlier error. */
     void* arguments[] = { (void*)&launch->params };
-    return cudaLaunchKernel((const void*)pick(launch), dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
+    return cudaLaunchKernel((const void*)kernel, dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
 }
 
 extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
 {
     if (launch->is_copy || launch->grid == 0)
         return cudaSuccess;
+    kernel_fn kernel = pick(launch);
+    if (!kernel)
+        return cudaErrorInvalidValue;
     /* Asking for a kernel's attributes loads it (CUDA's lazy loading). */
     cudaFuncAttributes attributes;
-    return cudaFuncGetAttributes(&attributes, (const void*)pick(launch));
+    return cudaFuncGetAttributes(&attributes, (const void*)kernel);
 }
 
 extern "C" int dml_cuda_kernel_count(void)
 {
-    /* scalar/vector/reversed x 4 sizes x (narrow gather: 4 ranks; narrow RS, wide gather, wide RS: 1),
-     * and tiled x 4 sizes x 2 index widths */
-    return 3 * 4 * (4 + 1 + 1 + 1) + 4 * 2;
+    /* 4 sizes x (scalar and vector: narrow gather at 4 ranks, wide gather, and RS along an outer axis
+     * or the row at either width; reversed vector: the same less RS along the row), and tiled x 4
+     * sizes x 2 index widths */
+    return 4 * (2 * (4 + 1 + 2 * 2) + (4 + 1 + 2 * 1)) + 4 * 2;
 }

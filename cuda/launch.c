@@ -63,7 +63,14 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
         return 0;
     p->lanes = lanes;
     p->row_length = n;
-    p->row_items = n / lanes;
+    /* An item per body vector, and at least one per edge element, so that
+     * each item loads at most one edge element with its vector and stores it
+     * after (gather_thread.h). A row's head h < lanes elements (its output
+     * alignment, any) leave a tail of (n - h) % lanes: with r = n % lanes,
+     * h <= r gives r edge elements, h > r gives r + lanes. */
+    const uint64_t rest = n % lanes, most_edges = rest + 1 < lanes ? rest + lanes : rest;
+    const uint64_t max_edges = most_edges < n ? most_edges : n;
+    p->row_items = n / lanes > max_edges ? n / lanes : max_edges;
     p->count = p->count / n * p->row_items;
     return p->in_inner < 0 ? DML_CUDA_MODE_VECTOR_REVERSED : DML_CUDA_MODE_VECTOR;
 }
@@ -138,14 +145,19 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     dml_gather_params* p = &launch->params;
     scalar_params(plan, p);
     launch->element_size = e;
-    launch->reverse = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     launch->mode = try_tile(plan, p);
     if (!launch->mode)
         launch->mode = try_vectorize(plan, p);
+    launch->reverse = plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ? DML_CUDA_REVERSE_NONE
+        : (uint32_t)p->axis == p->outer_rank                      ? DML_CUDA_REVERSE_ROW
+                                                                  : DML_CUDA_REVERSE_OUTER;
     launch->wide = !plan->index32;
     if (!launch->wide)
         narrow(p);
-    uint64_t sms = sm_count ? sm_count : 1;
+    /* At most 2^16 SMs (far more than any GPU): a grid-stride step then
+     * stays below 2^31, so 32-bit item numbers below count < 2^31 never
+     * wrap (gather_thread.h's narrow loop). */
+    uint64_t sms = sm_count == 0 ? 1 : sm_count < 65536 ? sm_count : 65536;
     uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
     if (launch->mode == DML_CUDA_MODE_TILED) {
         /* One tile per block per pass, full blocks (a tile needs them all). */

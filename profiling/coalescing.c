@@ -22,8 +22,10 @@
  * store instructions. The sequence-length loads of REVERSE_SUBSEQUENCES are
  * counted apart (len reqs: their warp instructions; mostly broadcasts of one
  * length to the whole warp). --csv adds loads in flight: the fewest loads
- * (and 16-byte loads) a thread with a full first pass issues before its
- * first store.
+ * a thread with a full first pass issues before its first store, the
+ * fewest 16-byte ones among the threads whose first pass stored the most
+ * vectors, and the most loads a thread issued after a store of the same
+ * pass (0 for every scalar and vector launch).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +101,7 @@ int main(int argc, char** argv)
     if (csv)
         printf("operator,element_size,pattern,output_bytes,mode,index_bits,grid,block,load_efficiency,"
                "store_efficiency,load_requests,store_requests,length_requests,min_loads_before_store,"
-               "min_vector_loads_before_store,bank_conflicts\n");
+               "min_vector_loads_before_store,max_loads_after_store,bank_conflicts\n");
     else
         printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s %6s\n", "operator", "elem", "pattern", "out bytes",
             "launch", "load", "store", "ld reqs", "st reqs", "len reqs", "banks");
@@ -142,12 +144,13 @@ int main(int argc, char** argv)
                 double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
                 const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
                 if (csv) {
-                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
                         gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
                         (unsigned long long)out_bytes, mode_name(&launch), bits, launch.grid, launch.block, load,
                         store, (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests,
                         (unsigned long long)stats.length_requests, (unsigned long long)stats.min_loads_before_store,
-                        (unsigned long long)stats.min_vector_loads_before_store, dml_coalescing_bank_conflicts(&stats));
+                        (unsigned long long)stats.min_vector_loads_before_store,
+                        (unsigned long long)stats.max_loads_after_store, dml_coalescing_bank_conflicts(&stats));
                 } else {
                     char what[64];
                     if (launch.is_copy)

@@ -1,0 +1,253 @@
+/*
+ * Loads in flight, shown from the compiled code: the SASS of every gather
+ * kernel (cuobjdump -sass on cuda/kernels.cu's object, every architecture it
+ * holds), where the global loads (LDG) of a kernel's main loop that come
+ * before its first global store (STG) must reach the floor of its path,
+ * dml_loads_in_flight_floor (gather_thread.h), which test_coalescing.c
+ * asserts in the emulator too: 16-byte loads (LDG.E.128) for the vector
+ * paths, loads of any width for the scalar ones, an element per item (4) and
+ * with REVERSE_SUBSEQUENCES its sequence length (8); the tiled kernels load
+ * their 4 tile rows before the barrier.
+ *
+ * The main loop is the grid-stride loop: it begins at the lowest target of a
+ * backward branch after the first store (the loop's back edge), so loads of
+ * the prologue are not counted. The count is static: the load instructions
+ * laid out between the loop's head and its first store. Code the compiler
+ * moved out of line (the rare paths: partial vectors at a row's ends,
+ * misaligned halves it placed after the loop) is not counted, so the count is
+ * a lower bound of what the common path has in flight; a store moved between
+ * two loads ends it at the first (the kernels before the loads-in-flight
+ * work had no 16-byte load before their first store: an edge element's).
+ *
+ * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH) and
+ * DML_KERNELS_OBJECT (kernels.cu's object), set by tests/cuda/CMakeLists.txt.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DML_CUDA_EMULATION 1 /* as the emulator compiles it (see test_divisor.c) */
+#include "gather_thread.h"
+#include "kernels.h"
+
+enum { OTHER, LOAD, LOAD128, STORE, BRANCH };
+
+typedef struct instruction {
+    unsigned long address, target;
+    int kind;
+} instruction;
+
+typedef struct function {
+    char arch[16];
+    char name[256];
+    instruction* code;
+    size_t count, capacity;
+} function;
+
+static function* functions;
+static size_t function_count, function_capacity;
+
+static void add_instruction(function* f, unsigned long address, int kind, unsigned long target)
+{
+    if (f->count == f->capacity) {
+        f->capacity = f->capacity ? 2 * f->capacity : 1024;
+        f->code = realloc(f->code, f->capacity * sizeof *f->code);
+        ck_assert_ptr_nonnull(f->code);
+    }
+    f->code[f->count++] = (instruction) { address, target, kind };
+}
+
+/* One line of cuobjdump's listing: the address between comment marks, an
+ * optional predicate (@P0, @!P0), the opcode with its modifiers
+ * (LDG.E.128.CONSTANT), operands (a branch's target in hex). */
+static void parse_instruction(function* f, const char* line)
+{
+    const char* open = strstr(line, "/*");
+    if (!open)
+        return;
+    char* end;
+    unsigned long address = strtoul(open + 2, &end, 16);
+    if (end == open + 2 || strncmp(end, "*/", 2) != 0)
+        return;
+    const char* op = end + 2;
+    while (*op == ' ' || *op == '\t')
+        op++;
+    if (*op == '@') /* predicate */
+        while (*op && *op != ' ')
+            op++;
+    while (*op == ' ')
+        op++;
+    int kind = OTHER;
+    unsigned long target = 0;
+    if (!strncmp(op, "LDG.", 4) || !strncmp(op, "LDG ", 4)) {
+        char opcode[64];
+        snprintf(opcode, sizeof opcode, "%s", op);
+        opcode[strcspn(opcode, " ")] = 0;
+        kind = strstr(opcode, ".128") ? LOAD128 : LOAD;
+    } else if (!strncmp(op, "STG.", 4) || !strncmp(op, "STG ", 4)) {
+        kind = STORE;
+    } else if (!strncmp(op, "BRA ", 4) || !strncmp(op, "BRA.", 4)) {
+        const char* hex = strstr(op, "0x");
+        if (hex) {
+            kind = BRANCH;
+            target = strtoul(hex, NULL, 16);
+        }
+    }
+    if (kind != OTHER)
+        add_instruction(f, address, kind, target);
+}
+
+/* Reads the SASS of every kernel of the object, per architecture. */
+static void disassemble(void)
+{
+    const char* cuobjdump = getenv("DML_CUOBJDUMP");
+    const char* object = getenv("DML_KERNELS_OBJECT");
+    ck_assert_msg(cuobjdump && *cuobjdump && object && *object, "DML_CUOBJDUMP and DML_KERNELS_OBJECT must be set");
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' -sass '%s'", cuobjdump, object);
+    FILE* pipe = popen(command, "r");
+    ck_assert_msg(pipe != NULL, "cannot run %s", command);
+    char line[4096], arch[16] = "";
+    function* f = NULL;
+    while (fgets(line, sizeof line, pipe)) {
+        const char* at;
+        if ((at = strstr(line, "arch = ")) != NULL) {
+            snprintf(arch, sizeof arch, "%s", at + 7);
+            arch[strcspn(arch, " \r\n")] = 0;
+        } else if ((at = strstr(line, "Function : ")) != NULL) {
+            if (function_count == function_capacity) {
+                function_capacity = function_capacity ? 2 * function_capacity : 256;
+                functions = realloc(functions, function_capacity * sizeof *functions);
+                ck_assert_ptr_nonnull(functions);
+            }
+            f = &functions[function_count++];
+            memset(f, 0, sizeof *f);
+            snprintf(f->arch, sizeof f->arch, "%s", arch);
+            snprintf(f->name, sizeof f->name, "%s", at + 11);
+            f->name[strcspn(f->name, " \r\n")] = 0;
+        } else if (f) {
+            parse_instruction(f, line);
+        }
+    }
+    int status = pclose(pipe);
+    ck_assert_msg(status == 0, "%s failed (status %d)", command, status);
+    ck_assert_msg(function_count > 0, "%s: no kernels", command);
+}
+
+/* Template arguments of a kernel's mangled name, e.g.
+ * _Z17dml_gather_kernelILi8ELi1ELi0ELi2ELin1EEv17dml_gather_params -> 8 1 0 2 -1.
+ * Returns how many. */
+static int template_arguments(const char* name, int* values, int most)
+{
+    int n = 0;
+    for (const char* at = strstr(name, "Li"); at && n < most; at = strstr(at, "Li")) {
+        at += 2;
+        int negative = *at == 'n';
+        char* end;
+        long v = strtol(at + negative, &end, 10);
+        if (end == at + negative || *end != 'E')
+            continue;
+        values[n++] = (int)(negative ? -v : v);
+        at = end;
+    }
+    return n;
+}
+
+typedef struct loop_loads {
+    size_t loads, loads128;
+    int has_store;
+} loop_loads;
+
+/* Loads of the main loop before its first store. */
+static loop_loads count_loads(const function* f)
+{
+    loop_loads r = { 0, 0, 0 };
+    size_t first_store = 0;
+    while (first_store < f->count && f->code[first_store].kind != STORE)
+        first_store++;
+    if (first_store == f->count)
+        return r;
+    r.has_store = 1;
+    const unsigned long store_address = f->code[first_store].address;
+    unsigned long head = store_address;
+    for (size_t i = first_store; i < f->count; i++)
+        if (f->code[i].kind == BRANCH && f->code[i].target < head)
+            head = f->code[i].target;
+    if (head == store_address)
+        head = 0; /* no loop around the store: the whole kernel */
+    for (size_t i = 0; i < first_store; i++) {
+        if (f->code[i].address < head)
+            continue;
+        r.loads += f->code[i].kind == LOAD || f->code[i].kind == LOAD128;
+        r.loads128 += f->code[i].kind == LOAD128;
+    }
+    return r;
+}
+
+static const char* mode_name(int mode)
+{
+    return mode == DML_CUDA_MODE_VECTOR ? "vector" : mode == DML_CUDA_MODE_VECTOR_REVERSED ? "vector-reversed"
+        : mode == DML_CUDA_MODE_TILED                                                  ? "tiled"
+                                                                                       : "scalar";
+}
+
+START_TEST(loads_before_first_store_reach_the_floor)
+{
+    disassemble();
+    int failures = 0, per_arch = 0;
+    char first_arch[16] = "";
+    printf("%-8s %-22s %-16s %6s %10s %6s\n", "arch", "kernel <E,M,W,R,O>", "path", "loads", "16-byte", "floor");
+    for (size_t i = 0; i < function_count; i++) {
+        const function* f = &functions[i];
+        int a[5];
+        const int tiled = strstr(f->name, "dml_tiled_kernel") != NULL;
+        const int gather = strstr(f->name, "dml_gather_kernel") != NULL;
+        ck_assert_msg(tiled || gather, "%s: unknown kernel %s", f->arch, f->name);
+        const int n = template_arguments(f->name, a, 5);
+        ck_assert_msg(n == (tiled ? 2 : 5), "%s: %d template arguments in %s", f->arch, n, f->name);
+        if (!first_arch[0])
+            snprintf(first_arch, sizeof first_arch, "%s", f->arch);
+        per_arch += !strcmp(f->arch, first_arch);
+        const int mode = tiled ? DML_CUDA_MODE_TILED : a[1];
+        const int wide = tiled ? a[1] : a[2], reverse = tiled ? DML_CUDA_REVERSE_NONE : a[3];
+        const loop_loads l = count_loads(f);
+        ck_assert_msg(l.has_store, "%s %s: no global store", f->arch, f->name);
+        const int vector = mode == DML_CUDA_MODE_VECTOR || mode == DML_CUDA_MODE_VECTOR_REVERSED;
+        const size_t floor = tiled ? DML_CUDA_ITEMS : dml_loads_in_flight_floor((uint32_t)a[0], mode, wide, reverse);
+        const size_t counted = vector ? l.loads128 : l.loads;
+        char kernel[64];
+        if (tiled)
+            snprintf(kernel, sizeof kernel, "tiled <%d,%d>", a[0], a[1]);
+        else
+            snprintf(kernel, sizeof kernel, "gather <%d,%d,%d,%d,%d>", a[0], a[1], a[2], a[3], a[4]);
+        printf("%-8s %-22s %-16s %6zu %10zu %6zu%s\n", f->arch, kernel, mode_name(mode), l.loads, l.loads128, floor,
+            counted < floor ? "  BELOW THE FLOOR" : "");
+        failures += counted < floor;
+    }
+    ck_assert_msg(failures == 0, "%d kernel(s) issue fewer loads before their first store than their floor", failures);
+    ck_assert_msg(per_arch == dml_cuda_kernel_count(), "%s: %d kernels disassembled, kernels.cu has %d", first_arch,
+        per_arch, dml_cuda_kernel_count());
+    ck_assert_msg(function_count % (size_t)dml_cuda_kernel_count() == 0, "%zu kernels over the architectures",
+        function_count);
+    for (size_t i = 0; i < function_count; i++)
+        free(functions[i].code);
+    free(functions);
+    functions = NULL;
+    function_count = function_capacity = 0;
+}
+END_TEST
+
+int main(void)
+{
+    Suite* s = suite_create("cuda_sass_loads");
+    TCase* tc = tcase_create("sass");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, loads_before_first_store_reach_the_floor);
+    suite_add_tcase(s, tc);
+    SRunner* runner = srunner_create(s);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
