@@ -12,6 +12,7 @@
  */
 #include "cpu_execute.h"
 #include "cpu_reverse_block.h"
+#include "cpu_rows_avx512.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -232,8 +233,13 @@ ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS
 /* Outputs too large to stay in cache are written with non-temporal stores,
  * as large memcpys are: a write that first reads its cache line back costs a
  * third more memory traffic. Set per executing thread by execute_range. */
-#define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
+static uint64_t stream_min_bytes = DML_CPU_STREAM_MIN_BYTES;
 static _Thread_local int t_stream;
+
+uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
+{
+    return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
+}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -260,8 +266,9 @@ static void stream_copy(byte* dst, const byte* src, size_t bytes)
 #define STREAM_FENCE() ((void)0)
 #endif
 
-/* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes). */
-ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
+/* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes),
+ * with ordinary stores except for contiguous copies of streamed outputs. */
+ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
 {
     if (ds == 1) {
         if (ss == 1) {
@@ -276,12 +283,12 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
             return;
         }
         if (ss == -1) {
-            uint64_t k = 0;
+            uint64_t k = n * E >= 64 ? dml_cpu_reverse_row_avx512(dst, src, n, E) : 0;
 #ifdef DML_CPU_AVX2
             /* Every element size: the compiler's 16-byte loop below ran 4-
              * and 8-byte rows at 0.65x memcpy, this one at 0.83x / 0.96x
              * (4 MiB, one thread, best of 31, 2-core AMD EPYC VM). */
-            if (n * E >= 64 && have_avx2())
+            if (k == 0 && n * E >= 64 && have_avx2())
                 k = reverse_row_avx2(dst, src, n, E);
 #endif
             if (E == 1) { /* baseline x86-64 has no byte shuffle: reverse 8 at a time */
@@ -309,13 +316,15 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
         }
     }
     uint64_t k0 = 0;
+    if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64) {
+        k0 = dml_cpu_stride2_row_avx512(dst, src, n, E, ss < 0);
 #ifdef DML_CPU_AVX2
-    if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64 && have_avx2()) {
-        k0 = stride2_row_avx2(dst, src, n, E, ss < 0);
+        if (k0 == 0 && have_avx2())
+            k0 = stride2_row_avx2(dst, src, n, E, ss < 0);
+#endif
         dst += k0 * E;
         src += (ptrdiff_t)k0 * ss * (ptrdiff_t)E;
     }
-#endif
     const ptrdiff_t db = (ptrdiff_t)ds * (ptrdiff_t)E, sb = (ptrdiff_t)ss * (ptrdiff_t)E;
     if (ds == 1) { /* a constant output step: 1.9x faster than the loop below (8-byte stride +-2 without AVX2,
                       16K-256K, dmlbench vs_C 1.9 -> 1.0) */
@@ -325,6 +334,33 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
     }
     for (uint64_t k = 0; k < n - k0; k++)
         memcpy(dst + (ptrdiff_t)k * db, src + (ptrdiff_t)k * sb, E);
+}
+
+/* Streamed outputs (t_stream) of rows that are not plain copies: each piece
+ * of the row is gathered into a buffer that stays in L1, then streamed out
+ * with non-temporal stores, so every kernel above writes without reading
+ * the output's cache lines first (a third of the memory traffic of a
+ * gather at 64 MiB, as for memcpy). */
+#define STAGE_BYTES 4096u
+#define STAGE_MIN_BYTES 256u /* shorter rows: most of their lines are partial ones */
+
+ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
+{
+    if (!t_stream || ds != 1 || ss == 1 || n * E < STAGE_MIN_BYTES) {
+        copy_row_cached(dst, ds, src, ss, n, E);
+        return;
+    }
+    _Alignas(64) byte stage[STAGE_BYTES];
+    const uint64_t per = STAGE_BYTES / E, pieces = (n + per - 1) / per;
+    for (uint64_t i = 0; i < pieces; i++) {
+        /* Rows read downwards go piece by piece from their end, so that,
+         * with kernels that read each piece upwards, the whole input is
+         * read upwards (8-byte reversed rows of 8 KiB: 2.5x faster). */
+        const uint64_t k = (ss < 0 ? pieces - 1 - i : i) * per;
+        const uint64_t m = n - k < per ? n - k : per;
+        copy_row_cached(stage, 1, src + (ptrdiff_t)k * ss * (ptrdiff_t)E, ss, m, E);
+        stream_copy(dst + k * E, stage, m * E);
+    }
 }
 
 /* Reversal on an outer axis whose length varies along the row. */
@@ -545,7 +581,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
 
     const int tiled = tiling_pays(p);
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
-    t_stream = p->element_count * E >= DML_CPU_STREAM_MIN_BYTES;
+    t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
 
     walk w;
     walk_init(&w, p, begin, mode != ROW_GATHER);

@@ -192,6 +192,52 @@ START_TEST(test_stride2_rows)
 }
 END_TEST
 
+/* Rows of every pattern whose output is streamed (the threshold lowered
+ * to 0): reversed, stride +-2, broadcast and plain rows, lengths around the
+ * vector widths, the smallest staged row and the stage buffer; outputs at
+ * every offset the layouts give; whole, split anywhere and on a pool (each
+ * task fences its own stores). The threshold is restored after. */
+START_TEST(test_streamed_rows)
+{
+    rng r = { 4343 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    const uint64_t saved = dml_cpu_stream_min_bytes(0);
+    static const int64_t strides[] = { -1, 2, -2, 0, 1 };
+    static const uint64_t byte_lengths[] = { 64, 128, 255, 256, 257, 1024, 4095, 4096, 4097, 8192 + 3 * 64 + 8 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t k = 0; k < COUNT(strides); k++)
+            for (size_t l = 0; l < COUNT(byte_lengths) + 3; l++) {
+                const uint32_t E = element_sizes[e];
+                /* The byte lengths, and one element either side of the first. */
+                const uint64_t n = l < COUNT(byte_lengths) ? (byte_lengths[l] + E - 1) / E
+                                                           : 64 / E - 1 + (l - COUNT(byte_lengths));
+                const int64_t a = strides[k] < 0 ? -strides[k] : strides[k];
+                const uint64_t sizes[2] = { 3, n };
+                const int64_t in_strides[2] = { (int64_t)((uint64_t)(a ? a : 1) * n + 5), strides[k] };
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = E, .sizes = sizes,
+                    .in_strides = in_strides, .out_layout = l & 1 ? LAYOUT_PADDED : LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, pool);
+                case_free(&t);
+            }
+    /* Reversal along the row with random lengths: reversed and straight parts. */
+    for (size_t e = 0; e < COUNT(element_sizes); e++) {
+        const uint64_t sizes[2] = { 5, 5000 / element_sizes[e] };
+        case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2, .element_size = element_sizes[e],
+            .sizes = sizes, .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED, .axis = 1,
+            .lengths_element_size = 4, .len_inner = 0 };
+        test_case t;
+        case_make(&t, &r, &spec);
+        check_case(&t, &r, pool);
+        case_free(&t);
+    }
+    dml_cpu_stream_min_bytes(saved);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_spec_examples)
 {
     float input[12], output[12];
@@ -637,6 +683,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_edge_lengths);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
+    tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
     tcase_add_test(plans, test_transpose_short_columns);
