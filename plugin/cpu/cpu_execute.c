@@ -13,6 +13,7 @@
 #include "cpu_execute.h"
 #include "cpu_reverse_block.h"
 #include "cpu_rows_avx512.h"
+#include "cpu_transpose_avx512.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -490,7 +491,20 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
     const int inner = w->rank - 1;
     const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
     const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
-    for (uint64_t j = 0; j < n; j += TILE_COLS) {
+    uint64_t j_start = 0;
+    if (os == 1 && is2 == 1 && rows >= DML_CPU_TRANSPOSE_ROWS(E) && n >= DML_CPU_TRANSPOSE_GROUP(E)) {
+        /* AVX-512: whole tiles in one call (cpu_transpose_avx512.c), the
+         * rows below the last tile element by element, the columns right
+         * of the last group by the loops below. */
+        const uint64_t tile_rows = rows / DML_CPU_TRANSPOSE_ROWS(E) * DML_CPU_TRANSPOSE_ROWS(E);
+        const uint64_t tile_cols = n / DML_CPU_TRANSPOSE_GROUP(E) * DML_CPU_TRANSPOSE_GROUP(E);
+        if (dml_cpu_transpose_avx512(out + w->out * e, os2, in + w->in * e, is, tile_rows, tile_cols, E, t_stream)) {
+            for (uint64_t r = tile_rows; r < rows; r++)
+                copy_row(out + (w->out + (int64_t)r * os2) * e, 1, in + (w->in + (int64_t)r) * e, is, tile_cols, E);
+            j_start = tile_cols;
+        }
+    }
+    for (uint64_t j = j_start; j < n; j += TILE_COLS) {
         const uint64_t cols = n - j < TILE_COLS ? n - j : TILE_COLS;
         uint64_t r0 = 0;
 #if defined(__SSE2__)
@@ -580,6 +594,9 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const int64_t as = mode == ROW_GATHER ? 0 : p->in_strides[p->axis];
 
     const int tiled = tiling_pays(p);
+    /* Transposed inputs read each column in runs of several lines. */
+    const uint64_t tile_rows = tiled && p->in_strides[inner - (inner > 0)] == 1 && os == 1
+        ? DML_CPU_TRANSPOSE_RUN_BYTES / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
     t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
 
@@ -591,8 +608,8 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
             /* A group of full rows along the next-outer dimension. */
             uint64_t rows = left / n, run = (uint64_t)(w.size[inner - 1] - w.c[inner - 1]);
             rows = rows < run ? rows : run;
-            if (tiled && rows > TILE_ROWS)
-                rows = TILE_ROWS;
+            if (tiled && rows > tile_rows)
+                rows = tile_rows;
             if (rows >= 2) {
                 if (mode == ROW_REVERSE_OUTER && LS == 8)
                     copy_rows_reversed(p, &w, in, out, lengths, rows, n, E, 8);
