@@ -387,6 +387,7 @@ static void case_align_output(test_case* t)
  * output line): row counts below, at and above a tile and above one
  * call's run of rows; column counts around the tile's columns; input
  * columns packed, padded and 4 KiB apart, walked forwards and backwards;
+ * single transposes and batches of two (a rank-3 permutation);
  * output rows whole lines apart or not, at offset 0 (line-aligned) and
  * elsewhere; streamed (threshold 0, non-temporal stores where aligned) or
  * not; whole, split anywhere and on a pool. */
@@ -408,10 +409,14 @@ START_TEST(test_transpose_line_tiles)
                     const int64_t pitches[] = { (int64_t)rows, (int64_t)rows + 5, (int64_t)(4096 / E) * (rows * E > 4096 ? 2 : 1),
                         -(int64_t)rows - 1 };
                     const int64_t pitch = pitches[(ri + ci + (size_t)stream) % COUNT(pitches)];
-                    const uint64_t sizes[2] = { rows, cols };
-                    const int64_t in_strides[2] = { 1, pitch };
-                    case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = (uint32_t)E,
-                        .sizes = sizes, .in_strides = in_strides,
+                    /* Rank 3 on odd passes: a batch of two transposes (a permuted input),
+                     * the row groups stopping at each batch's end. */
+                    const uint32_t rank = 2 + (uint32_t)((ri + ci) & 1);
+                    const int64_t batch = (int64_t)cols * (pitch < 0 ? -pitch : pitch) + (int64_t)rows;
+                    const uint64_t sizes3[3] = { 2, rows, cols };
+                    const int64_t in_strides3[3] = { batch, 1, pitch };
+                    case_spec spec = { .kind = DML_PLAN_GATHER, .rank = rank, .element_size = (uint32_t)E,
+                        .sizes = sizes3 + 3 - rank, .in_strides = in_strides3 + 3 - rank,
                         .out_layout = (ri + ci) % 3 == 2 ? LAYOUT_PADDED : LAYOUT_PACKED };
                     test_case t;
                     case_make(&t, &r, &spec);
