@@ -483,7 +483,8 @@ ALWAYS_INLINE void transpose_tile(byte* out, int64_t os2, const byte* in, int64_
 }
 #endif
 
-/* Same, in tiles (rows <= TILE_ROWS). A transposed input (output rows
+/* Same, in tiles (rows <= TILE_ROWS, or DML_CPU_TRANSPOSE_RUN_BYTES / E for
+ * a transposed input). A transposed input (output rows
  * contiguous, input contiguous across rows) moves in V x V tiles through
  * registers; the edges, and other strides, element by element. */
 ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
@@ -594,8 +595,9 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const int64_t as = mode == ROW_GATHER ? 0 : p->in_strides[p->axis];
 
     const int tiled = tiling_pays(p);
-    /* Transposed inputs read each column in runs of several lines. */
-    const uint64_t tile_rows = tiled && p->in_strides[inner - (inner > 0)] == 1 && os == 1
+    /* Transposed inputs (tiled: rank >= 2) read each column in runs of
+     * several lines. */
+    const uint64_t tile_rows = tiled && p->in_strides[inner - 1] == 1 && os == 1
         ? DML_CPU_TRANSPOSE_RUN_BYTES / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
     t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
