@@ -237,6 +237,15 @@ ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS
 static uint64_t stream_min_bytes = DML_CPU_STREAM_MIN_BYTES;
 static _Thread_local int t_stream;
 
+/* Forward stride +2 rows take the AVX-512 loop only where it is faster than
+ * the AVX2 one: outputs up to 2 MiB, and 1-byte ones up to the streaming
+ * threshold (one thread's CPU time, AVX-512 against AVX2: 1 MiB 38-47 us
+ * against 51-103 us; 4 MiB 1-byte 254 against 463 us, 4- and 8-byte 410-
+ * 475 against 250-348 us; 16 MiB 2.7-3.1 against 2.4-2.8 ms; 64 MiB
+ * streamed 8.6-10.8 against 7.1-8.3 ms). Set with t_stream. */
+#define FORWARD_AVX512_MAX_BYTES ((uint64_t)2 << 20)
+static _Thread_local int t_forward_avx512;
+
 uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
 {
     return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
@@ -318,10 +327,7 @@ ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64
     }
     uint64_t k0 = 0;
     if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64) {
-        /* Not forward rows of streamed outputs: there the AVX2 loop is
-         * faster (64 MiB, one thread's CPU time: 7.1-8.3 ms against
-         * 8.6-10.8 ms; memcpy 6.9-7.6 ms), in cache the AVX-512 one. */
-        if (ss < 0 || !t_stream)
+        if (ss < 0 || t_forward_avx512)
             k0 = dml_cpu_stride2_row_avx512(dst, src, n, E, ss < 0);
 #ifdef DML_CPU_AVX2
         if (k0 == 0 && have_avx2())
@@ -607,6 +613,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
         ? DML_CPU_TRANSPOSE_RUN_BYTES / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
     t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+    t_forward_avx512 = !t_stream && (E == 1 || p->element_count * E <= FORWARD_AVX512_MAX_BYTES);
 
     walk w;
     walk_init(&w, p, begin, mode != ROW_GATHER);
