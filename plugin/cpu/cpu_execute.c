@@ -12,6 +12,8 @@
  */
 #include "cpu_execute.h"
 #include "cpu_reverse_block.h"
+#include "cpu_rows_avx512.h"
+#include "cpu_transpose_avx512.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -232,8 +234,22 @@ ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS
 /* Outputs too large to stay in cache are written with non-temporal stores,
  * as large memcpys are: a write that first reads its cache line back costs a
  * third more memory traffic. Set per executing thread by execute_range. */
-#define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
+static uint64_t stream_min_bytes = DML_CPU_STREAM_MIN_BYTES;
 static _Thread_local int t_stream;
+
+/* Forward stride +2 rows take the AVX-512 loop only where it is faster than
+ * the AVX2 one: outputs up to 2 MiB, and 1-byte ones up to the streaming
+ * threshold (one thread's CPU time, AVX-512 against AVX2: 1 MiB 38-47 us
+ * against 51-103 us; 4 MiB 1-byte 254 against 463 us, 4- and 8-byte 410-
+ * 475 against 250-348 us; 16 MiB 2.7-3.1 against 2.4-2.8 ms; 64 MiB
+ * streamed 8.6-10.8 against 7.1-8.3 ms). Set with t_stream. */
+#define FORWARD_AVX512_MAX_BYTES ((uint64_t)2 << 20)
+static _Thread_local int t_forward_avx512;
+
+uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
+{
+    return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
+}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -260,8 +276,9 @@ static void stream_copy(byte* dst, const byte* src, size_t bytes)
 #define STREAM_FENCE() ((void)0)
 #endif
 
-/* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes). */
-ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
+/* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes),
+ * with ordinary stores except for contiguous copies of streamed outputs. */
+ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
 {
     if (ds == 1) {
         if (ss == 1) {
@@ -276,12 +293,12 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
             return;
         }
         if (ss == -1) {
-            uint64_t k = 0;
+            uint64_t k = n * E >= 64 ? dml_cpu_reverse_row_avx512(dst, src, n, E) : 0;
 #ifdef DML_CPU_AVX2
             /* Every element size: the compiler's 16-byte loop below ran 4-
              * and 8-byte rows at 0.65x memcpy, this one at 0.83x / 0.96x
              * (4 MiB, one thread, best of 31, 2-core AMD EPYC VM). */
-            if (n * E >= 64 && have_avx2())
+            if (k == 0 && n * E >= 64 && have_avx2())
                 k = reverse_row_avx2(dst, src, n, E);
 #endif
             if (E == 1) { /* baseline x86-64 has no byte shuffle: reverse 8 at a time */
@@ -309,13 +326,16 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
         }
     }
     uint64_t k0 = 0;
+    if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64) {
+        if (ss < 0 || t_forward_avx512)
+            k0 = dml_cpu_stride2_row_avx512(dst, src, n, E, ss < 0);
 #ifdef DML_CPU_AVX2
-    if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64 && have_avx2()) {
-        k0 = stride2_row_avx2(dst, src, n, E, ss < 0);
+        if (k0 == 0 && have_avx2())
+            k0 = stride2_row_avx2(dst, src, n, E, ss < 0);
+#endif
         dst += k0 * E;
         src += (ptrdiff_t)k0 * ss * (ptrdiff_t)E;
     }
-#endif
     const ptrdiff_t db = (ptrdiff_t)ds * (ptrdiff_t)E, sb = (ptrdiff_t)ss * (ptrdiff_t)E;
     if (ds == 1) { /* a constant output step: 1.9x faster than the loop below (8-byte stride +-2 without AVX2,
                       16K-256K, dmlbench vs_C 1.9 -> 1.0) */
@@ -325,6 +345,35 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
     }
     for (uint64_t k = 0; k < n - k0; k++)
         memcpy(dst + (ptrdiff_t)k * db, src + (ptrdiff_t)k * sb, E);
+}
+
+/* Streamed outputs (t_stream) of rows that are neither plain copies nor
+ * broadcasts: each piece of the row is gathered into a buffer that stays
+ * in L1, then streamed out with non-temporal stores, so every kernel above
+ * writes without reading the output's cache lines first (a third of the
+ * memory traffic of a gather at 64 MiB, as for memcpy). Broadcast rows,
+ * which read nothing from memory, stay as they are: staged they ran 3-8%
+ * slower at 64 MiB. */
+#define STAGE_BYTES 4096u
+#define STAGE_MIN_BYTES 256u /* shorter rows: most of their lines are partial ones */
+
+ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
+{
+    if (!t_stream || ds != 1 || ss == 1 || ss == 0 || n * E < STAGE_MIN_BYTES) {
+        copy_row_cached(dst, ds, src, ss, n, E);
+        return;
+    }
+    _Alignas(64) byte stage[STAGE_BYTES];
+    const uint64_t per = STAGE_BYTES / E, pieces = (n + per - 1) / per;
+    for (uint64_t i = 0; i < pieces; i++) {
+        /* Rows read downwards go piece by piece from their end, so that,
+         * with kernels that read each piece upwards, the whole input is
+         * read upwards (8-byte reversed rows of 8 KiB: 2.5x faster). */
+        const uint64_t k = (ss < 0 ? pieces - 1 - i : i) * per;
+        const uint64_t m = n - k < per ? n - k : per;
+        copy_row_cached(stage, 1, src + (ptrdiff_t)k * ss * (ptrdiff_t)E, ss, m, E);
+        stream_copy(dst + k * E, stage, m * E);
+    }
 }
 
 /* Reversal on an outer axis whose length varies along the row. */
@@ -446,7 +495,8 @@ ALWAYS_INLINE void transpose_tile(byte* out, int64_t os2, const byte* in, int64_
 }
 #endif
 
-/* Same, in tiles (rows <= TILE_ROWS). A transposed input (output rows
+/* Same, in tiles (rows <= TILE_ROWS, or DML_CPU_TRANSPOSE_RUN_BYTES / E for
+ * a transposed input). A transposed input (output rows
  * contiguous, input contiguous across rows) moves in V x V tiles through
  * registers; the edges, and other strides, element by element. */
 ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
@@ -454,7 +504,20 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
     const int inner = w->rank - 1;
     const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
     const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
-    for (uint64_t j = 0; j < n; j += TILE_COLS) {
+    uint64_t j_start = 0;
+    if (os == 1 && is2 == 1 && rows >= DML_CPU_TRANSPOSE_ROWS(E) && n >= DML_CPU_TRANSPOSE_GROUP(E)) {
+        /* AVX-512: whole tiles in one call (cpu_transpose_avx512.c), the
+         * rows below the last tile element by element, the columns right
+         * of the last group by the loops below. */
+        const uint64_t tile_rows = rows / DML_CPU_TRANSPOSE_ROWS(E) * DML_CPU_TRANSPOSE_ROWS(E);
+        const uint64_t tile_cols = n / DML_CPU_TRANSPOSE_GROUP(E) * DML_CPU_TRANSPOSE_GROUP(E);
+        if (dml_cpu_transpose_avx512(out + w->out * e, os2, in + w->in * e, is, tile_rows, tile_cols, E, t_stream)) {
+            for (uint64_t r = tile_rows; r < rows; r++)
+                copy_row(out + (w->out + (int64_t)r * os2) * e, 1, in + (w->in + (int64_t)r) * e, is, tile_cols, E);
+            j_start = tile_cols;
+        }
+    }
+    for (uint64_t j = j_start; j < n; j += TILE_COLS) {
         const uint64_t cols = n - j < TILE_COLS ? n - j : TILE_COLS;
         uint64_t r0 = 0;
 #if defined(__SSE2__)
@@ -544,8 +607,13 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const int64_t as = mode == ROW_GATHER ? 0 : p->in_strides[p->axis];
 
     const int tiled = tiling_pays(p);
+    /* Transposed inputs (tiled: rank >= 2) read each column in runs of
+     * several lines. */
+    const uint64_t tile_rows = tiled && p->in_strides[inner - 1] == 1 && os == 1
+        ? DML_CPU_TRANSPOSE_RUN_BYTES / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
-    t_stream = p->element_count * E >= DML_CPU_STREAM_MIN_BYTES;
+    t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+    t_forward_avx512 = !t_stream && (E == 1 || p->element_count * E <= FORWARD_AVX512_MAX_BYTES);
 
     walk w;
     walk_init(&w, p, begin, mode != ROW_GATHER);
@@ -555,8 +623,8 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
             /* A group of full rows along the next-outer dimension. */
             uint64_t rows = left / n, run = (uint64_t)(w.size[inner - 1] - w.c[inner - 1]);
             rows = rows < run ? rows : run;
-            if (tiled && rows > TILE_ROWS)
-                rows = TILE_ROWS;
+            if (tiled && rows > tile_rows)
+                rows = tile_rows;
             if (rows >= 2) {
                 if (mode == ROW_REVERSE_OUTER && LS == 8)
                     copy_rows_reversed(p, &w, in, out, lengths, rows, n, E, 8);

@@ -13,6 +13,15 @@
 #include "cpu_cost.h"
 #include "cpu_pool.h"
 
+/* Plans whose output has at least this many bytes (more than the last-level
+ * cache of the machines measured) write it with non-temporal stores. */
+#define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
+
+/* Sets that threshold for the whole process (tests reach the streaming
+ * paths with small plans) and returns the previous one. Not for use while
+ * dispatches run. */
+uint64_t dml_cpu_stream_min_bytes(uint64_t bytes);
+
 /* Executes flat output indices [begin, end) of the plan (end <= element_count).
  * Does nothing for an element size other than 1, 2, 4 or 8. */
 void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end);

@@ -16,6 +16,7 @@
 #include "cpu_reverse_block.h"
 #include "cpu_simd.h"
 #include "cpu_test_util.h"
+#include "cpu_transpose_avx512.h"
 
 static const uint32_t element_sizes[] = { 1, 2, 4, 8 };
 static const layout out_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUTED, LAYOUT_NEGATIVE };
@@ -192,6 +193,52 @@ START_TEST(test_stride2_rows)
 }
 END_TEST
 
+/* Rows of every pattern whose output is streamed (the threshold lowered
+ * to 0): reversed, stride +-2, broadcast and plain rows, lengths around the
+ * vector widths, the smallest staged row and the stage buffer; outputs at
+ * every offset the layouts give; whole, split anywhere and on a pool (each
+ * task fences its own stores). The threshold is restored after. */
+START_TEST(test_streamed_rows)
+{
+    rng r = { 4343 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    const uint64_t saved = dml_cpu_stream_min_bytes(0);
+    static const int64_t strides[] = { -1, 2, -2, 0, 1 };
+    static const uint64_t byte_lengths[] = { 64, 128, 255, 256, 257, 1024, 4095, 4096, 4097, 8192 + 3 * 64 + 8 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t k = 0; k < COUNT(strides); k++)
+            for (size_t l = 0; l < COUNT(byte_lengths) + 3; l++) {
+                const uint32_t E = element_sizes[e];
+                /* The byte lengths, and one element either side of the first. */
+                const uint64_t n = l < COUNT(byte_lengths) ? (byte_lengths[l] + E - 1) / E
+                                                           : 64 / E - 1 + (l - COUNT(byte_lengths));
+                const int64_t a = strides[k] < 0 ? -strides[k] : strides[k];
+                const uint64_t sizes[2] = { 3, n };
+                const int64_t in_strides[2] = { (int64_t)((uint64_t)(a ? a : 1) * n + 5), strides[k] };
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = E, .sizes = sizes,
+                    .in_strides = in_strides, .out_layout = l & 1 ? LAYOUT_PADDED : LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, pool);
+                case_free(&t);
+            }
+    /* Reversal along the row with random lengths: reversed and straight parts. */
+    for (size_t e = 0; e < COUNT(element_sizes); e++) {
+        const uint64_t sizes[2] = { 5, 5000 / element_sizes[e] };
+        case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2, .element_size = element_sizes[e],
+            .sizes = sizes, .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED, .axis = 1,
+            .lengths_element_size = 4, .len_inner = 0 };
+        test_case t;
+        case_make(&t, &r, &spec);
+        check_case(&t, &r, pool);
+        case_free(&t);
+    }
+    dml_cpu_stream_min_bytes(saved);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_spec_examples)
 {
     float input[12], output[12];
@@ -321,6 +368,68 @@ START_TEST(test_transpose_packed_columns)
         check_two_part_cuts(&t, 13, 7);
         case_free(&t);
     }
+}
+END_TEST
+
+/* Moves the case's output to offset 0 of its (64-byte aligned) buffer and
+ * recomputes the expected bytes: the line-aligned output the non-temporal
+ * transposes need. Offset 0 never needs more buffer than the case had. */
+static void case_align_output(test_case* t)
+{
+    t->plan.out_offset = 0;
+    memcpy(t->expected, t->sentinel, t->output_bytes);
+    dml_plan_args args = case_args(t);
+    args.output = t->expected;
+    reference_execute(&t->plan, &args, t->output_bytes, t->input_bytes);
+}
+
+/* Transposed inputs through the AVX-512 tiles (16/E rows by one 64-byte
+ * output line): row counts below, at and above a tile and above one
+ * call's run of rows; column counts around the tile's columns; input
+ * columns packed, padded and 4 KiB apart, walked forwards and backwards;
+ * single transposes and batches of two (a rank-3 permutation);
+ * output rows whole lines apart or not, at offset 0 (line-aligned) and
+ * elsewhere; streamed (threshold 0, non-temporal stores where aligned) or
+ * not; whole, split anywhere and on a pool. */
+START_TEST(test_transpose_line_tiles)
+{
+    rng r = { 6900 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    for (int stream = 0; stream < 2; stream++) {
+        const uint64_t saved = dml_cpu_stream_min_bytes(stream ? 0 : UINT64_MAX);
+        for (size_t e = 0; e < COUNT(element_sizes); e++) {
+            const uint64_t E = element_sizes[e], V = 16 / E, G = 64 / E;
+            const uint64_t row_counts[] = { V - 1 + (E == 8), V, 3 * V + 1, DML_CPU_TRANSPOSE_RUN_BYTES / E + V + 1 };
+            const uint64_t col_counts[] = { G - 1, G, 2 * G, 2 * G + 3 };
+            for (size_t ri = 0; ri < COUNT(row_counts); ri++)
+                for (size_t ci = 0; ci < COUNT(col_counts); ci++) {
+                    const uint64_t rows = row_counts[ri], cols = col_counts[ci];
+                    /* Input pitch: packed, padded, a multiple of 4 KiB; one walked backwards. */
+                    const int64_t pitches[] = { (int64_t)rows, (int64_t)rows + 5, (int64_t)(4096 / E) * (rows * E > 4096 ? 2 : 1),
+                        -(int64_t)rows - 1 };
+                    const int64_t pitch = pitches[(ri + ci + (size_t)stream) % COUNT(pitches)];
+                    /* Rank 3 on odd passes: a batch of two transposes (a permuted input),
+                     * the row groups stopping at each batch's end. */
+                    const uint32_t rank = 2 + (uint32_t)((ri + ci) & 1);
+                    const int64_t batch = (int64_t)cols * (pitch < 0 ? -pitch : pitch) + (int64_t)rows;
+                    const uint64_t sizes3[3] = { 2, rows, cols };
+                    const int64_t in_strides3[3] = { batch, 1, pitch };
+                    case_spec spec = { .kind = DML_PLAN_GATHER, .rank = rank, .element_size = (uint32_t)E,
+                        .sizes = sizes3 + 3 - rank, .in_strides = in_strides3 + 3 - rank,
+                        .out_layout = (ri + ci) % 3 == 2 ? LAYOUT_PADDED : LAYOUT_PACKED };
+                    test_case t;
+                    case_make(&t, &r, &spec);
+                    check_case(&t, &r, pool);
+                    check_two_part_cuts(&t, 17, 13);
+                    case_align_output(&t);
+                    check_case(&t, &r, pool);
+                    case_free(&t);
+                }
+        }
+        dml_cpu_stream_min_bytes(saved);
+    }
+    cpu_pool_destroy(pool);
 }
 END_TEST
 
@@ -637,10 +746,12 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_edge_lengths);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
+    tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
     tcase_add_test(plans, test_transpose_short_columns);
     tcase_add_test(plans, test_transpose_packed_columns);
+    tcase_add_test(plans, test_transpose_line_tiles);
     tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_reverse_partial_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);

@@ -1,0 +1,301 @@
+/*
+ * cpu_rows_avx512.c — see cpu_rows_avx512.h.
+ *
+ * One 64-byte vector of output per step: a load (two for stride +-2) and
+ * one permute by a constant index vector (vpermb/vpermt2b for bytes with
+ * VBMI; vpermw, vpermd, vpermq and their two-source forms otherwise).
+ */
+#include "cpu_rows_avx512.h"
+#include "cpu_simd.h"
+
+#ifdef DML_CPU_AVX512
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+typedef unsigned char byte;
+
+/* Rows that read their input downwards (reversed, stride -2) are walked
+ * from their end, so that the input is read upwards: the hardware
+ * prefetcher falls behind downward walks (the AVX2 stride -2 loop measured
+ * this first for rows under a page; cpu_execute.c). */
+
+/* Lane i holds i, in lanes of E bytes. */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_iota(size_t E)
+{
+    const __m512i bytes = _mm512_set_epi64(0x3f3e3d3c3b3a3938LL, 0x3736353433323130LL, 0x2f2e2d2c2b2a2928LL,
+        0x2726252423222120LL, 0x1f1e1d1c1b1a1918LL, 0x1716151413121110LL, 0x0f0e0d0c0b0a0908LL, 0x0706050403020100LL);
+    if (E == 1)
+        return bytes;
+    if (E == 2)
+        return _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes));
+    if (E == 4)
+        return _mm512_cvtepu8_epi32(_mm512_castsi512_si128(bytes));
+    return _mm512_cvtepu8_epi64(_mm512_castsi512_si128(bytes));
+}
+
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_set1(int x, size_t E)
+{
+    if (E == 1)
+        return _mm512_set1_epi8((char)x);
+    if (E == 2)
+        return _mm512_set1_epi16((short)x);
+    if (E == 4)
+        return _mm512_set1_epi32(x);
+    return _mm512_set1_epi64(x);
+}
+
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_add(__m512i a, __m512i b, size_t E)
+{
+    if (E == 1)
+        return _mm512_add_epi8(a, b);
+    if (E == 2)
+        return _mm512_add_epi16(a, b);
+    if (E == 4)
+        return _mm512_add_epi32(a, b);
+    return _mm512_add_epi64(a, b);
+}
+
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_sub(__m512i a, __m512i b, size_t E)
+{
+    if (E == 1)
+        return _mm512_sub_epi8(a, b);
+    if (E == 2)
+        return _mm512_sub_epi16(a, b);
+    if (E == 4)
+        return _mm512_sub_epi32(a, b);
+    return _mm512_sub_epi64(a, b);
+}
+
+/* a + 1 in the lanes where i >= x. */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_inc_where_ge(__m512i a, __m512i i, int x, size_t E)
+{
+    const __m512i one = lane_set1(1, E), limit = lane_set1(x, E);
+    if (E == 1)
+        return _mm512_mask_add_epi8(a, _mm512_cmpge_epu8_mask(i, limit), a, one);
+    if (E == 2)
+        return _mm512_mask_add_epi16(a, _mm512_cmpge_epu16_mask(i, limit), a, one);
+    if (E == 4)
+        return _mm512_mask_add_epi32(a, _mm512_cmpge_epu32_mask(i, limit), a, one);
+    return _mm512_mask_add_epi64(a, _mm512_cmpge_epu64_mask(i, limit), a, one);
+}
+
+/* Output lane i of a reversed vector takes input lane V - 1 - i. */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i reverse_index(size_t E)
+{
+    return lane_sub(lane_set1((int)(64 / E) - 1, E), lane_iota(E), E);
+}
+
+/* Stride +-2 picks every other element of two loads, a = p[0 .. V) and
+ * b = p[V .. 2V) (concatenated: index j is p[j]), p the lowest element the
+ * block reads. Forward, p = src + 2k and lane i takes p[2i]. Backward,
+ * p = src - 2(k + V - 1) - 1 and lane i takes src[-2(k + i)] = p[2V - 1 - 2i].
+ *
+ * The block at the row's far end (k = n - V) would read one element past
+ * the row's span that way (forward p[2V - 1], backward p[0]); it loads
+ * a = p[0 .. V) and b = p[V - 1 .. 2V - 1) from p = src + 2k (backward
+ * p = src - 2(k + V - 1)) instead: forward lane i takes index 2i below V/2
+ * and 2i + 1 above; backward 2V - 1 - 2i below V/2 and 2V - 2 - 2i above. */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i stride2_index(size_t E, int backward, int last)
+{
+    const int V = (int)(64 / E);
+    const __m512i i = lane_iota(E), twice = lane_add(i, i, E);
+    const __m512i upper_half = last ? lane_inc_where_ge(lane_set1(0, E), i, V / 2, E) : lane_set1(0, E);
+    if (!backward)
+        return lane_add(twice, upper_half, E);
+    return lane_sub(lane_sub(lane_set1(2 * V - 1, E), twice, E), upper_half, E);
+}
+
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i permute(__m512i index, __m512i v, size_t E)
+{
+    if (E == 1) { /* without VBMI: bytes reversed inside 16-byte lanes, then the lanes */
+        const __m512i in_lane = _mm512_sub_epi8(_mm512_set1_epi8(15),
+            _mm512_and_si512(lane_iota(1), _mm512_set1_epi8(15)));
+        (void)index;
+        v = _mm512_shuffle_epi8(v, in_lane);
+        return _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(0, 1, 2, 3));
+    }
+    if (E == 2)
+        return _mm512_permutexvar_epi16(index, v);
+    if (E == 4)
+        return _mm512_permutexvar_epi32(index, v);
+    return _mm512_permutexvar_epi64(index, v);
+}
+
+DML_TARGET_AVX512_VBMI ALWAYS_INLINE __m512i permute_vbmi(__m512i index, __m512i v, size_t E)
+{
+    return E == 1 ? _mm512_permutexvar_epi8(index, v) : permute(index, v, E);
+}
+
+/* Only reached for E > 1 (1-byte stride +-2 needs VBMI). */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i permute2(__m512i a, __m512i index, __m512i b, size_t E)
+{
+    if (E == 2)
+        return _mm512_permutex2var_epi16(a, index, b);
+    if (E == 4)
+        return _mm512_permutex2var_epi32(a, index, b);
+    return _mm512_permutex2var_epi64(a, index, b);
+}
+
+DML_TARGET_AVX512_VBMI ALWAYS_INLINE __m512i permute2_vbmi(__m512i a, __m512i index, __m512i b, size_t E)
+{
+    return E == 1 ? _mm512_permutex2var_epi8(a, index, b) : permute2(a, index, b, E);
+}
+
+
+
+
+
+/* Forward stride +2 asks for the input 512 bytes ahead into L2: with
+ * aligned 64-byte loads alone it ran 1.7x slower than stride -2 at 64 MiB
+ * (whose loads straddle lines and so reach the next line early); an L1
+ * prefetch 256 bytes ahead recovered most of that, this one a little more
+ * (64 MiB, one thread's CPU time: 1-byte 12.9-14.6 -> 10.3-11.0 ms; the
+ * AVX2 loop, which cpu_execute.c takes there now, 7.1-8.3 ms). The
+ * backward loop needs none. Never beyond the row's span. */
+#define PREFETCH_BYTES 512
+
+#define LOAD(p) _mm512_loadu_si512((const void*)(p))
+#define STORE(p, v) _mm512_storeu_si512((void*)(p), (v))
+
+/* Blocks of V elements at k = n - V, n - 2V, .. and an overlapping last
+ * one at 0 (walk_down), or at 0, V, .. and an overlapping last one at
+ * n - V. n >= V. */
+#define FOR_EACH_BLOCK(k, n, V, walk_down, BODY)                    \
+    do {                                                            \
+        if (walk_down) {                                            \
+            for (uint64_t k = (n) - (V);; k = k > (V) ? k - (V) : 0) { \
+                BODY;                                               \
+                if (k == 0)                                         \
+                    break;                                          \
+            }                                                       \
+        } else {                                                    \
+            uint64_t k = 0;                                         \
+            for (; k + (V) <= (n); k += (V)) {                      \
+                BODY;                                               \
+            }                                                       \
+            if (k < (n)) {                                          \
+                k = (n) - (V);                                      \
+                BODY;                                               \
+            }                                                       \
+        }                                                           \
+    } while (0)
+
+#define REVERSE_ROW(PERMUTE)                                                                                  \
+    do {                                                                                                      \
+        const uint64_t V = 64 / E;                                                                            \
+        if (n < V)                                                                                            \
+            return 0;                                                                                         \
+        const __m512i index = reverse_index(E);                                                               \
+        FOR_EACH_BLOCK(k, n, V, 1,                                              \
+            STORE(dst + k * E, PERMUTE(index, LOAD(src - (k + V - 1) * E), E)));                              \
+        return n;                                                                                             \
+    } while (0)
+
+#define STRIDE2_ROW(PERMUTE2)                                                                                 \
+    do {                                                                                                      \
+        const uint64_t V = 64 / E;                                                                            \
+        if (n < V)                                                                                            \
+            return 0;                                                                                         \
+        const __m512i index = stride2_index(E, backward, 0), last_index = stride2_index(E, backward, 1);      \
+        const uint64_t last = n - V; /* the block at the far end of the row's input */                      \
+        const byte* last_read = backward ? src : src + 2 * (n - 1) * E;                                       \
+        FOR_EACH_BLOCK(k, n, V, backward, {                                                                   \
+            if (k == last) {                                                                                  \
+                const byte* p = backward ? src - 2 * (k + V - 1) * E : src + 2 * k * E;                       \
+                STORE(dst + k * E, PERMUTE2(LOAD(p), last_index, LOAD(p + (V - 1) * E), E));                  \
+            } else {                                                                                          \
+                const byte* p = backward ? src - (2 * (k + V - 1) + 1) * E : src + 2 * k * E;                 \
+                if (!backward && p + PREFETCH_BYTES <= last_read)                                             \
+                    _mm_prefetch((const char*)p + PREFETCH_BYTES, _MM_HINT_T1);                               \
+                STORE(dst + k * E, PERMUTE2(LOAD(p), index, LOAD(p + 64), E));                                \
+            }                                                                                                 \
+        });                                                                                                   \
+        return n;                                                                                             \
+    } while (0)
+
+/* One instantiation per element size, so the index vectors are constants. */
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t reverse_row(byte* dst, const byte* src, uint64_t n, size_t E)
+{
+    REVERSE_ROW(permute);
+}
+
+DML_TARGET_AVX512_VBMI ALWAYS_INLINE uint64_t reverse_row_vbmi(byte* dst, const byte* src, uint64_t n, size_t E)
+{
+    REVERSE_ROW(permute_vbmi);
+}
+
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t stride2_row(byte* dst, const byte* src, uint64_t n, size_t E, int backward)
+{
+    STRIDE2_ROW(permute2);
+}
+
+DML_TARGET_AVX512_VBMI ALWAYS_INLINE uint64_t stride2_row_vbmi(byte* dst, const byte* src, uint64_t n, size_t E,
+    int backward)
+{
+    STRIDE2_ROW(permute2_vbmi);
+}
+
+DML_TARGET_AVX512 static uint64_t reverse_avx512(byte* dst, const byte* src, uint64_t n, size_t E)
+{
+    switch (E) {
+    case 1: return reverse_row(dst, src, n, 1);
+    case 2: return reverse_row(dst, src, n, 2);
+    case 4: return reverse_row(dst, src, n, 4);
+    case 8: return reverse_row(dst, src, n, 8);
+    default: return 0;
+    }
+}
+
+DML_TARGET_AVX512_VBMI static uint64_t reverse_bytes_vbmi(byte* dst, const byte* src, uint64_t n)
+{
+    return reverse_row_vbmi(dst, src, n, 1);
+}
+
+DML_TARGET_AVX512 static uint64_t stride2_avx512(byte* dst, const byte* src, uint64_t n, size_t E, int backward)
+{
+    switch (E) {
+    case 2: return stride2_row(dst, src, n, 2, backward);
+    case 4: return stride2_row(dst, src, n, 4, backward);
+    case 8: return stride2_row(dst, src, n, 8, backward);
+    default: return 0;
+    }
+}
+
+DML_TARGET_AVX512_VBMI static uint64_t stride2_bytes_vbmi(byte* dst, const byte* src, uint64_t n, int backward)
+{
+    return stride2_row_vbmi(dst, src, n, 1, backward);
+}
+
+uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
+{
+    if (!have_avx512())
+        return 0;
+    if (E == 1 && have_avx512_vbmi())
+        return reverse_bytes_vbmi(dst, src, n);
+    return reverse_avx512(dst, src, n, E);
+}
+
+uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E, int backward)
+{
+    if (!have_avx512())
+        return 0;
+    if (E == 1)
+        return have_avx512_vbmi() ? stride2_bytes_vbmi(dst, src, n, backward) : 0;
+    return stride2_avx512(dst, src, n, E, backward);
+}
+
+#else
+
+uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
+{
+    (void)dst, (void)src, (void)n, (void)E;
+    return 0;
+}
+
+uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E, int backward)
+{
+    (void)dst, (void)src, (void)n, (void)E, (void)backward;
+    return 0;
+}
+
+#endif

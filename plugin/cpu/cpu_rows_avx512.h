@@ -1,0 +1,26 @@
+/*
+ * cpu_rows_avx512.h — AVX-512 kernels for rows whose output is contiguous
+ * and whose input walks at stride -1 or +-2 (reversed rows, every other
+ * element). cpu_execute.c picks them at run time (cpu_simd.h) and finishes
+ * whatever they leave with its AVX2 and portable loops.
+ *
+ * Every load stays inside the span of elements the row reads, so nothing
+ * outside the bound input is touched; stores stay inside the row's output.
+ */
+#ifndef DML_CPU_ROWS_AVX512_H
+#define DML_CPU_ROWS_AVX512_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* dst[k] = src[-k] for k < n, elements of E (1, 2, 4 or 8) bytes. Returns n,
+ * or 0 (nothing written) for rows shorter than one 64-byte vector or where
+ * the level in use lacks what E needs. */
+uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E);
+
+/* dst[k] = src[2k] (backward = 0) or src[-2k] (backward = 1) for k < n.
+ * Returns n, or 0 (nothing written) as above. */
+uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E,
+    int backward);
+
+#endif /* DML_CPU_ROWS_AVX512_H */
