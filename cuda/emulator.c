@@ -399,8 +399,10 @@ static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* 
     e->stored = 0;
     dml_tile_load(&l->params, s->tile, thread, shared, l->element_size, l->wide);
     /* The load phase has no global store: a thread's loads in flight are
-     * its first tile's, counted when that tile gave it all its rows. */
-    if (e->stats && s->tile == e->block && e->loads == DML_CUDA_ITEMS) {
+     * its first tile's (sequence lengths included), counted when that tile
+     * gave it all its rows. */
+    if (e->stats && s->tile == e->block &&
+        dml_tile_thread_loads(&l->params, s->tile, thread, l->wide) == DML_CUDA_ITEMS) {
         dml_coalescing* stats = e->stats;
         if (!stats->full_threads || e->loads < stats->min_loads_before_store)
             stats->min_loads_before_store = e->loads;

@@ -43,6 +43,11 @@ typedef enum dml_cuda_mode {
 #define DML_TILE_PITCH (DML_TILE + 1)
 #define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
 #define DML_TILE_SHARED_BYTES (DML_TILE_WORDS * 8)
+/* TILED REVERSE_SUBSEQUENCES: the values of `axis` that name the tile's
+ * own sides (batch dimensions are 0 .. outer_rank - 1). */
+#define DML_TILE_AXIS_INNER(p) ((int32_t)(p)->outer_rank)
+#define DML_TILE_AXIS_ACROSS(p) ((int32_t)(p)->outer_rank + 1)
+#define DML_TILE_AXIS_ACROSS_STORED(p) ((int32_t)(p)->outer_rank + 2)
 
 /*
  * The iteration space is rows of `row_items` work items:
@@ -94,9 +99,13 @@ typedef struct dml_gather_params {
      * out_inner) is the tile's output-contiguous side; `across` is the
      * dimension contiguous (+-1) in the input, its other side. count is the
      * number of tiles, row_items the tiles per batch (the outer dimensions,
-     * which exclude `across`); a batch's tiles run inner-fastest. */
+     * which exclude `across`); a batch's tiles run inner-fastest.
+     * REVERSE_SUBSEQUENCES: axis is a batch dimension's index or one of
+     * the DML_TILE_AXIS_* below (which phase reverses: tile_thread.h); the
+     * lengths' strides are len_inner and len_across (0 on the axis). The
+     * tiled kernels are not specialised for it: they read axis at run time. */
     uint64_t across_size;
-    int64_t in_across, out_across;
+    int64_t in_across, out_across, len_across;
     uint64_t inner_tiles;                /* tiles along the inner dimension */
     dml_divisor32 inner_tiles_divisor;
 

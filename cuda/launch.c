@@ -71,10 +71,12 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
 /* A 2-D transpose inside the plan: the inner dimension reads the input at
  * a stride other than +-1 while an outer dimension reads it at +-1. That
  * dimension becomes the tile's `across` side and leaves the outer (batch)
- * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES keeps its paths. */
+ * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES goes through the
+ * tile's index maps (tile_thread.h), its axis renumbered among the batch
+ * dimensions or named as one of the tile's sides. */
 static int try_tile(const dml_plan* plan, dml_gather_params* p)
 {
-    if (plan->kind != DML_PLAN_GATHER || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
+    if (plan->kind == DML_PLAN_SCALE_BIAS || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
         return 0;
     int across = -1;
     for (int d = (int)plan->rank - 2; d >= 0 && across < 0; --d)
@@ -82,17 +84,22 @@ static int try_tile(const dml_plan* plan, dml_gather_params* p)
             across = d;
     if (across < 0)
         return 0;
-    p->row_length = plan->sizes[plan->rank - 1];
+    const int inner = (int)plan->rank - 1;
+    p->row_length = plan->sizes[inner];
     p->across_size = plan->sizes[across];
     p->in_across = plan->in_strides[across];
     p->out_across = plan->out_strides[across];
+    p->len_across = plan->len_strides[across];
     p->inner_tiles = (p->row_length + DML_TILE - 1) / DML_TILE;
     p->row_items = p->inner_tiles * ((p->across_size + DML_TILE - 1) / DML_TILE);
     uint32_t batch_rank = 0;
     uint64_t batches = 1;
+    int axis = -1;
     for (uint32_t d = 0; d < p->outer_rank; ++d) {
         if ((int)d == across)
             continue;
+        if ((int)d == p->axis)
+            axis = (int)batch_rank;
         p->outer_sizes[batch_rank] = p->outer_sizes[d];
         p->in_strides[batch_rank] = p->in_strides[d];
         p->out_strides[batch_rank] = p->out_strides[d];
@@ -101,6 +108,11 @@ static int try_tile(const dml_plan* plan, dml_gather_params* p)
         batch_rank++;
     }
     p->outer_rank = batch_rank;
+    if (p->axis == inner)
+        axis = DML_TILE_AXIS_INNER(p);
+    else if (p->axis == across)
+        axis = plan->axis_size == p->across_size ? DML_TILE_AXIS_ACROSS_STORED(p) : DML_TILE_AXIS_ACROSS(p);
+    p->axis = axis;
     /* Every tile holds at least one element, so count <= element_count:
      * an index32 plan's tile numbers fit 32 bits too. */
     p->count = batches * p->row_items;
@@ -140,6 +152,8 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     launch->element_size = e;
     launch->reverse = plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     launch->mode = try_tile(plan, p);
+    if (launch->mode == DML_CUDA_MODE_TILED)
+        launch->reverse = 0; /* the tiled kernels read the reversal from the params */
     if (!launch->mode)
         launch->mode = try_vectorize(plan, p);
     launch->wide = !plan->index32;

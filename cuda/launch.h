@@ -23,7 +23,7 @@ typedef struct dml_cuda_launch {
     uint32_t element_size;
     int mode;       /* dml_cuda_mode */
     int wide;       /* 64-bit indexing */
-    int reverse;    /* REVERSE_SUBSEQUENCES */
+    int reverse;    /* REVERSE_SUBSEQUENCES (0 for TILED: its kernels read it from the params) */
     int outer_rank; /* 0..2 when the kernel is specialised for it, else -1 */
     uint32_t grid;  /* blocks */
     uint32_t block; /* threads per block */

@@ -84,7 +84,7 @@ static int expected_mode(const gather_case* c, int pattern)
     case PATTERN_TIME_MAJOR:
     case PATTERN_RS_INNER_VARYING:
     case PATTERN_BATCH_MAJOR: return DML_CUDA_MODE_VECTOR;
-    case PATTERN_TRANSPOSED: return rs ? DML_CUDA_MODE_SCALAR : DML_CUDA_MODE_TILED;
+    case PATTERN_TRANSPOSED: return DML_CUDA_MODE_TILED;
     default: return DML_CUDA_MODE_SCALAR;
     }
 }
@@ -290,15 +290,16 @@ START_TEST(loads_in_flight_floors)
 }
 END_TEST
 
-/* The transposed pattern goes through shared-memory tiles: at dmlcoalesce's
- * defaults (256 KiB, rows of 1 KiB, 132 SMs) loads and stores reach 0.9
- * for every element size, with at most one extra wavefront per
+/* The transposed pattern goes through shared-memory tiles, for SLICE1,
+ * SLICE and REVERSE_SUBSEQUENCES (reversed along the tile's across side): at
+ * dmlcoalesce's defaults (256 KiB, rows of 1 KiB, 132 SMs) loads and stores
+ * reach 0.9 for every element size, with at most one extra wavefront per
  * shared-memory instruction from bank conflicts. Rows of 1000 bytes are
  * printed (each input row starts at a different alignment). */
-static void transposed_figures(uint32_t e, uint32_t row_bytes, dml_coalescing* stats)
+static void transposed_figures(DML_OPERATOR_TYPE type, uint32_t e, uint32_t row_bytes, dml_coalescing* stats)
 {
     gather_case c;
-    ck_assert(gather_pattern_case(DML_OPERATOR_SLICE1, e, PATTERN_TRANSPOSED, 256 * 1024, row_bytes, &c));
+    ck_assert(gather_pattern_case(type, e, PATTERN_TRANSPOSED, 256 * 1024, row_bytes, &c));
     dml_op_desc op;
     dml_plan plan;
     ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
@@ -314,23 +315,27 @@ static void transposed_figures(uint32_t e, uint32_t row_bytes, dml_coalescing* s
     uint64_t first = 0;
     ck_assert_uint_eq(reference_mismatches(&b, &first), 0);
     ck_assert_uint_gt(stats->shared_requests, 0);
-    printf("transposed e=%u rows of %u bytes: load %.3f store %.3f, %.3f extra wavefronts per shared instruction\n", e,
-        row_bytes, dml_coalescing_load_efficiency(stats), dml_coalescing_store_efficiency(stats),
+    printf("%s transposed e=%u rows of %u bytes: load %.3f store %.3f, %.3f extra wavefronts per shared "
+           "instruction\n",
+        gather_operator_name(type), e, row_bytes, dml_coalescing_load_efficiency(stats), dml_coalescing_store_efficiency(stats),
         dml_coalescing_bank_conflicts(stats));
     gather_buffers_free(&b);
 }
 
 START_TEST(transposed_through_tiles)
 {
-    for (size_t s = 0; s < sizeof element_sizes / sizeof element_sizes[0]; ++s) {
-        dml_coalescing stats;
-        transposed_figures(element_sizes[s], 1024, &stats);
-        ck_assert_double_ge(dml_coalescing_load_efficiency(&stats), RULE);
-        ck_assert_double_ge(dml_coalescing_store_efficiency(&stats), RULE);
-        ck_assert_double_le(dml_coalescing_bank_conflicts(&stats), 1.0);
-        transposed_figures(element_sizes[s], 1000, &stats);
-        ck_assert_double_le(dml_coalescing_bank_conflicts(&stats), 1.0);
-    }
+    static const DML_OPERATOR_TYPE types[] = { DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE,
+        DML_OPERATOR_REVERSE_SUBSEQUENCES };
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+        for (size_t s = 0; s < sizeof element_sizes / sizeof element_sizes[0]; ++s) {
+            dml_coalescing stats;
+            transposed_figures(types[t], element_sizes[s], 1024, &stats);
+            ck_assert_double_ge(dml_coalescing_load_efficiency(&stats), RULE);
+            ck_assert_double_ge(dml_coalescing_store_efficiency(&stats), RULE);
+            ck_assert_double_le(dml_coalescing_bank_conflicts(&stats), 1.0);
+            transposed_figures(types[t], element_sizes[s], 1000, &stats);
+            ck_assert_double_le(dml_coalescing_bank_conflicts(&stats), 1.0);
+        }
 }
 END_TEST
 

@@ -332,6 +332,106 @@ START_TEST(tiled_transposes)
 }
 END_TEST
 
+/* REVERSE_SUBSEQUENCES through tiles: an input whose dimension `across`
+ * (rank - 2 or 0) is contiguous, the innermost next, the others outside in
+ * reverse order (none merge), so the plan's inner dimension reads at a
+ * stride and `across` at +1: a transpose. The reversal axis is every
+ * dimension in turn (the tile's inner side, its across side, a batch
+ * dimension), lengths random (0, 1, partial, the axis, above it, UINT*_MAX),
+ * all full or all 0, UINT32 and UINT64, packed (a length per element of the
+ * other dimensions) or broadcast along some; sides of 33 and 35 elements
+ * (partial tiles), ranks 2 to 8, every element size, 32- and 64-bit
+ * indexing, at 1, 2 and 132 SMs. */
+static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, uint64_t seed, const char* what)
+{
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(plan.index32, "%s: a small case indexes in 32 bits", what);
+    plan.index32 = (uint32_t)index32; /* 64-bit indexing is right for any plan */
+    const uint32_t offsets[3] = { c->element_size * 3, 8, 16 };
+    gather_buffers b;
+    ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(&plan, &args, sm_count, &launch);
+    ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
+        mode_text(launch.mode));
+    ck_assert_int_eq(launch.wide, !index32);
+    dml_coalescing stats;
+    ck_assert_msg(dml_cuda_emulate(&launch, seed % 2 ? &stats : NULL) == 0, "%s: %s", what,
+        dml_cuda_emulator_violation());
+    reference_gather(c, &b);
+    uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+    ck_assert_msg(wrong == 0, "%s: %llu output bytes differ from the reference, first at %llu", what,
+        (unsigned long long)wrong, (unsigned long long)first);
+    gather_buffers_free(&b);
+}
+
+static void tiled_rs_case(gather_case* c, uint32_t e, uint32_t rank, uint32_t across, uint32_t axis, int lengths)
+{
+    memset(c, 0, sizeof *c);
+    c->type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+    c->element_size = e;
+    c->rank = rank;
+    for (uint32_t d = 0; d < rank; ++d)
+        c->in_sizes[d] = d == across ? 33 : d == rank - 1 ? 35 : 2;
+    memcpy(c->out_sizes, c->in_sizes, sizeof c->in_sizes);
+    uint64_t pitch = 1;
+    c->in_strides[across] = 1;
+    pitch *= c->in_sizes[across];
+    c->in_strides[rank - 1] = (uint32_t)pitch;
+    pitch *= c->in_sizes[rank - 1];
+    for (uint32_t d = 0; d < rank - 1; ++d)
+        if (d != across) {
+            c->in_strides[d] = (uint32_t)pitch;
+            pitch *= c->in_sizes[d];
+        }
+    c->out_packed = 1;
+    c->axis = axis;
+    /* lengths 0..11: kind (random, full, zero) x UINT32/UINT64 x packed/broadcast */
+    static const gather_length_kind kinds[3] = { GATHER_LENGTHS_RANDOM, GATHER_LENGTHS_FULL, GATHER_LENGTHS_ZERO };
+    c->length_kind = kinds[lengths % 3];
+    c->lengths_size = (lengths / 3) % 2 ? 8 : 4;
+    c->len_packed = (lengths / 6) % 2 == 0;
+    if (!c->len_packed) { /* broadcast along across and the inner dimension, packed over the rest */
+        uint32_t len_sizes[GATHER_MAX_RANK];
+        gather_lengths_sizes(c, len_sizes);
+        gather_packed_strides(rank, len_sizes, c->len_strides);
+        c->len_strides[across] = 0;
+        c->len_strides[rank - 1] = 0;
+    }
+}
+
+START_TEST(tiled_reverse_subsequences)
+{
+    int cases = 0;
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (uint32_t rank = 2; rank <= 8; ++rank)
+            for (int which = 0; which < 2; ++which) {
+                const uint32_t across = which ? 0 : rank - 2;
+                if (which && across == rank - 2)
+                    continue;
+                for (uint32_t axis = 0; axis < rank; ++axis) {
+                    /* every lengths variant on the small ranks, one each beyond */
+                    const int variants = rank <= 3 ? 12 : 1;
+                    for (int v = 0; v < variants; ++v) {
+                        const int lengths = rank <= 3 ? v : (int)(axis + rank + e);
+                        gather_case c;
+                        tiled_rs_case(&c, e, rank, across, axis, lengths);
+                        char what[128];
+                        snprintf(what, sizeof what, "tiled RS e=%u rank %u across %u axis %u lengths %d", e, rank,
+                            across, axis, lengths);
+                        const int index32 = (cases & 1) == 0;
+                        run_tiled_rs(&c, index32, sm_counts[cases % 3], (uint64_t)cases, what);
+                        cases++;
+                    }
+                }
+            }
+    printf("tiled REVERSE_SUBSEQUENCES: %d cases\n", cases);
+}
+END_TEST
+
 START_TEST(vector_on_aligned_rows)
 {
     for (uint32_t e = 1; e <= 8; e *= 2) {
@@ -781,6 +881,7 @@ static Suite* suite(void)
     tcase_add_loop_test(tc, random_operators, 0, 4);
     tcase_add_test(tc, vector_on_aligned_rows);
     tcase_add_test(tc, tiled_transposes);
+    tcase_add_test(tc, tiled_reverse_subsequences);
     tcase_add_test(tc, reversed_vector_on_aligned_rows);
     tcase_add_test(tc, vector_or_scalar_when_misaligned);
     tcase_add_test(tc, vector_heads_and_tails);
