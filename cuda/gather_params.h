@@ -42,7 +42,14 @@ typedef enum dml_cuda_mode {
 #define DML_TILE_ROWS (DML_CUDA_BLOCK / DML_TILE)
 #define DML_TILE_PITCH (DML_TILE + 1)
 #define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
-#define DML_TILE_SHARED_BYTES (DML_TILE_WORDS * 8)
+/* Tiled blocks resident per SM: the tiled kernels are compiled for it (at
+ * most 85 registers: a staged tile's row arithmetic for its loads in
+ * flight), and their grids are sized to it. */
+#define DML_TILE_BLOCKS_PER_SM 3
+/* The shared memory of a tiled block: the square tile's, or a staged
+ * tile's (tile_staged.h) rows. 40 KiB: static, and DML_TILE_BLOCKS_PER_SM
+ * blocks fit an SM of every architecture built (164 KiB on sm_80). */
+#define DML_TILE_SHARED_BYTES (40 * 1024)
 /* TILED REVERSE_SUBSEQUENCES: the values of `axis` that name the tile's
  * own sides (batch dimensions are 0 .. outer_rank - 1). */
 #define DML_TILE_AXIS_INNER(p) ((int32_t)(p)->outer_rank)
@@ -108,6 +115,12 @@ typedef struct dml_gather_params {
     int64_t in_across, out_across, len_across;
     uint64_t inner_tiles;                /* tiles along the inner dimension */
     dml_divisor32 inner_tiles_divisor;
+    /* Tile shape: tile_inner x tile_across elements (DML_TILE x DML_TILE
+     * for square tiles). Staged tiles (tile_staged != 0, tile_staged.h):
+     * stage_pitch words of shared memory per tile row; stage_loads and
+     * stage_stores warp instructions per tile row in each phase. */
+    uint32_t tile_inner, tile_across;
+    uint32_t tile_staged, stage_pitch, stage_loads, stage_stores;
 
     /* Outer dimensions, outermost first. index32 launches use the 32-bit
      * copies; others the 64-bit ones. */

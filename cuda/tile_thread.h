@@ -30,11 +30,17 @@
 
 #include "gather_thread.h"
 
+/* The emulator measures a tiled warp's accesses per instruction: the code
+ * names the instruction each access belongs to (DML_INSTRUCTION), since
+ * lanes that have nothing to move in one skip it. */
 #if defined(DML_CUDA_EMULATION) && !defined(__CUDA_ARCH__)
 void dml_emulator_shared_access(int is_store, const void* address, unsigned bytes);
+void dml_emulator_instruction(uint32_t id);
 #define DML_SHARED_TRACE(is_store, address, bytes) dml_emulator_shared_access(is_store, address, bytes)
+#define DML_INSTRUCTION(id) dml_emulator_instruction(id)
 #else
 #define DML_SHARED_TRACE(is_store, address, bytes) ((void)(is_store), (void)(address), (void)(bytes))
+#define DML_INSTRUCTION(id) ((void)(id))
 #endif
 
 DML_HD uint32_t dml_tile_word(uint32_t element_size)
@@ -82,7 +88,8 @@ DML_HD dml_tile_origin dml_locate_tile(const dml_gather_params* p, uint64_t tile
         inner_tile = t - across_tile * p->inner_tiles;
     }
     dml_row r = dml_row_offsets(p, batch, wide, -1);
-    dml_tile_origin o = { r.in, r.out, r.len, r.axis_coordinate, inner_tile * DML_TILE, across_tile * DML_TILE };
+    dml_tile_origin o = { r.in, r.out, r.len, r.axis_coordinate, inner_tile * p->tile_inner,
+        across_tile * p->tile_across };
     return o;
 }
 
@@ -157,6 +164,7 @@ DML_HD void dml_tile_load(const dml_gather_params* p, uint64_t tile, uint32_t th
     DML_UNROLL
     for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
         const uint64_t i = o.i0 + row + (uint64_t)k * DML_TILE_ROWS;
+        DML_INSTRUCTION((uint32_t)k);
         if (i < p->row_length && j < p->across_size) {
             if (per_element)
                 length = dml_tile_length(p, &o, i, j);
@@ -167,6 +175,7 @@ DML_HD void dml_tile_load(const dml_gather_params* p, uint64_t tile, uint32_t th
     DML_UNROLL
     for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
         const uint64_t i = o.i0 + row + (uint64_t)k * DML_TILE_ROWS;
+        DML_INSTRUCTION((uint32_t)(DML_CUDA_ITEMS + k));
         if (i < p->row_length && j < p->across_size)
             dml_shared_store(shared, (row + (uint32_t)k * DML_TILE_ROWS) * DML_TILE_PITCH + lane, values[k],
                 element_size);
@@ -190,12 +199,14 @@ DML_HD void dml_tile_store(const dml_gather_params* p, uint64_t tile, uint32_t t
     DML_UNROLL
     for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
         const uint64_t j = o.j0 + row + (uint64_t)k * DML_TILE_ROWS;
+        DML_INSTRUCTION((uint32_t)k);
         if (i < p->row_length && j < p->across_size)
             values[k] = dml_shared_load(shared, lane * DML_TILE_PITCH + row + (uint32_t)k * DML_TILE_ROWS, element_size);
     }
     DML_UNROLL
     for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
         const uint64_t j = o.j0 + row + (uint64_t)k * DML_TILE_ROWS;
+        DML_INSTRUCTION((uint32_t)(DML_CUDA_ITEMS + k));
         if (i < p->row_length && j < p->across_size) {
             const int64_t to = reverses ? dml_reversed_coordinate(j, length) : (int64_t)j;
             const int64_t out = o.out + (int64_t)i * p->out_inner + to * p->out_across;
