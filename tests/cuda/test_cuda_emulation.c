@@ -342,6 +342,8 @@ END_TEST
  * other dimensions) or broadcast along some; sides of 33 and 35 elements
  * (partial tiles), ranks 2 to 8, every element size, 32- and 64-bit
  * indexing, at 1, 2 and 132 SMs. */
+static int tiled_rs_staged, tiled_rs_square;
+
 static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, uint64_t seed, const char* what)
 {
     dml_op_desc op;
@@ -358,6 +360,10 @@ static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, u
     ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
         mode_text(launch.mode));
     ck_assert_int_eq(launch.wide, !index32);
+    if (launch.params.tile_staged)
+        tiled_rs_staged++;
+    else
+        tiled_rs_square++;
     dml_coalescing stats;
     ck_assert_msg(dml_cuda_emulate(&launch, seed % 2 ? &stats : NULL) == 0, "%s: %s", what,
         dml_cuda_emulator_violation());
@@ -428,7 +434,108 @@ START_TEST(tiled_reverse_subsequences)
                     }
                 }
             }
-    printf("tiled REVERSE_SUBSEQUENCES: %d cases\n", cases);
+    printf("tiled REVERSE_SUBSEQUENCES: %d cases (%d staged tiles, %d square)\n", cases, tiled_rs_staged,
+        tiled_rs_square);
+    /* lengths broadcast along both sides take staged tiles, packed ones
+     * (changing along the side a staged tile keeps whole) square ones */
+    ck_assert_int_gt(tiled_rs_staged, 0);
+    ck_assert_int_gt(tiled_rs_square, 0);
+}
+END_TEST
+
+/* Staged tiles (tile_staged.h): SLICE1 of a column-major {across, inner}
+ * matrix to a packed {across, inner} output (batch 1 or 2), the window
+ * flipped along either side (negative strides), the inner side a tile and a
+ * few elements (128 bytes of them, 256 for 8-byte elements), across 330
+ * elements (more than a tile row holds, so split in pieces), the input and
+ * output at offsets that are not multiples of 4 bytes (partial words and
+ * units at every edge), every buffer its exact size (words leaving the
+ * input rows are read element by element). Outputs whose rows are not
+ * contiguous take square tiles. */
+static void staged_case(gather_case* c, uint32_t e, uint32_t batch, uint32_t across, uint32_t inner,
+    const int32_t flips[2], uint32_t out_pitch)
+{
+    memset(c, 0, sizeof *c);
+    c->type = DML_OPERATOR_SLICE1;
+    c->element_size = e;
+    c->rank = 3;
+    const uint32_t in_across = across + 2, in_inner = inner + 1;
+    c->in_sizes[0] = batch;
+    c->in_sizes[1] = in_across;
+    c->in_sizes[2] = in_inner;
+    c->in_strides[0] = in_across * in_inner;
+    c->in_strides[1] = 1;
+    c->in_strides[2] = in_across;
+    c->out_sizes[0] = batch;
+    c->out_sizes[1] = across;
+    c->out_sizes[2] = inner;
+    c->out_packed = out_pitch == 1;
+    c->out_strides[0] = across * inner * out_pitch;
+    c->out_strides[1] = inner * out_pitch;
+    c->out_strides[2] = out_pitch;
+    c->window_sizes[0] = batch;
+    c->window_sizes[1] = across;
+    c->window_sizes[2] = inner;
+    c->window_strides[0] = 1;
+    c->window_strides[1] = flips[0];
+    c->window_strides[2] = flips[1];
+    c->offsets[1] = 1;
+    c->offsets[2] = 1;
+}
+
+static void run_staged(const gather_case* c, const uint32_t offsets[3], int staged, const char* what)
+{
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    for (int index32 = 0; index32 < 2; ++index32) {
+        plan.index32 = (uint32_t)index32;
+        gather_buffers b;
+        ck_assert_int_eq(gather_buffers_alloc(c, offsets, 17 + (uint64_t)index32, &b), 0);
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&plan, &args, index32 ? 132 : 2, &launch);
+        ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
+            mode_text(launch.mode));
+        ck_assert_msg((int)launch.params.tile_staged == staged, "%s: %s tiles", what,
+            launch.params.tile_staged ? "staged" : "square");
+        dml_coalescing stats;
+        ck_assert_msg(dml_cuda_emulate(&launch, index32 ? &stats : NULL) == 0, "%s: %s", what,
+            dml_cuda_emulator_violation());
+        reference_gather(c, &b);
+        uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+        ck_assert_msg(wrong == 0, "%s: %llu output bytes differ from the reference, first at %llu", what,
+            (unsigned long long)wrong, (unsigned long long)first);
+        if (index32)
+            ck_assert_uint_eq(stats.store_bytes, plan.element_count * plan.element_size);
+        gather_buffers_free(&b);
+    }
+}
+
+START_TEST(staged_tiles)
+{
+    static const int32_t flips[4][2] = { { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        const uint32_t inner = (e < 8 ? 128 : 256) / e + 3;
+        const uint32_t placements[3][3] = { { 0, 0, 0 }, { e, 0, 3 * e }, { 3 * e, 0, e } };
+        for (int f = 0; f < 4; ++f)
+            for (int at = 0; at < 3; ++at) {
+                gather_case c;
+                staged_case(&c, e, 1 + (uint32_t)(at == 1), 330, inner, flips[f], 1);
+                char what[128];
+                snprintf(what, sizeof what, "staged e=%u flips %d,%d input at %u output at %u", e, flips[f][0],
+                    flips[f][1], placements[at][0], placements[at][2]);
+                run_staged(&c, placements[at], 1, what);
+            }
+        /* short sides: one tile holds the whole matrix */
+        gather_case c;
+        staged_case(&c, e, 2, 5, 3, flips[0], 1);
+        const uint32_t odd[3] = { e, 0, e };
+        run_staged(&c, odd, 1, "staged, a 5 x 3 matrix");
+        /* output rows not contiguous: square tiles */
+        staged_case(&c, e, 1, 40, 37, flips[1], 2);
+        run_staged(&c, odd, 0, "square, output elements 2 apart");
+    }
 }
 END_TEST
 
@@ -882,6 +989,7 @@ static Suite* suite(void)
     tcase_add_test(tc, vector_on_aligned_rows);
     tcase_add_test(tc, tiled_transposes);
     tcase_add_test(tc, tiled_reverse_subsequences);
+    tcase_add_test(tc, staged_tiles);
     tcase_add_test(tc, reversed_vector_on_aligned_rows);
     tcase_add_test(tc, vector_or_scalar_when_misaligned);
     tcase_add_test(tc, vector_heads_and_tails);
