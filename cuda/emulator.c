@@ -519,9 +519,11 @@ static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* 
      * those it issues before its first shared store in its first tile
      * (sequence lengths included), counted when that pass had all its
      * DML_CUDA_ITEMS items. */
+    if (!e->stats || s->tile != e->block)
+        return;
     const uint32_t items = p->tile_staged ? dml_staged_thread_loads(p, s->tile, thread, l->element_size, l->wide)
                                           : dml_tile_thread_loads(p, s->tile, thread, l->wide);
-    if (e->stats && s->tile == e->block && items == DML_CUDA_ITEMS) {
+    if (items == DML_CUDA_ITEMS) {
         dml_coalescing* stats = e->stats;
         if (!stats->full_threads || e->loads_before_shared < stats->min_loads_before_store)
             stats->min_loads_before_store = e->loads_before_shared;

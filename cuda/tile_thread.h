@@ -1,7 +1,8 @@
 /*
- * tile_thread.h — the per-thread code of the TILED mode (a 2-D transpose
- * inside a plan), shared by the kernels (nvcc) and the emulator, like
- * gather_thread.h.
+ * tile_thread.h — the per-thread code of the TILED mode's square tiles (a
+ * 2-D transpose inside a plan), shared by the kernels (nvcc) and the
+ * emulator, like gather_thread.h. Transposes into contiguous output rows
+ * take staged tiles instead (tile_staged.h), which build on these helpers.
  *
  * A tile is DML_TILE x DML_TILE elements: i along the inner dimension (the
  * output-contiguous one), j along `across` (the input-contiguous one). A
