@@ -443,6 +443,53 @@ START_TEST(tiled_reverse_subsequences)
 }
 END_TEST
 
+/* A plan composed from a graph may walk only the first positions of its
+ * reversal axis (core/plan.h): with that axis along across, the tile
+ * reverses in its load phase (square tiles), reading positions beyond those
+ * walked. The plan of a tiled RS with axis `across`, cut to its first 20 of
+ * 33 positions there, against the reference of the whole operator with the
+ * positions not walked left as they were. */
+START_TEST(tiled_reversal_of_part_of_the_axis)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (int lengths = 0; lengths < 12; ++lengths) {
+            gather_case c;
+            tiled_rs_case(&c, e, 3, 1, 1, lengths);
+            dml_op_desc op;
+            dml_plan plan;
+            ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+            ck_assert_int_ge(plan.axis, 0);
+            ck_assert_uint_eq(plan.sizes[plan.axis], 33);
+            const uint64_t walked = 20;
+            plan.sizes[plan.axis] = walked;
+            plan.element_count = plan.element_count / 33 * walked;
+            const uint32_t offsets[3] = { e, 8, 16 };
+            gather_buffers b;
+            ck_assert_int_eq(gather_buffers_alloc(&c, offsets, (uint64_t)lengths, &b), 0);
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+            dml_cuda_launch launch;
+            dml_cuda_prepare(&plan, &args, 2, &launch);
+            ck_assert_int_eq(launch.mode, DML_CUDA_MODE_TILED);
+            ck_assert_int_eq(launch.params.axis, DML_TILE_AXIS_ACROSS(&launch.params));
+            ck_assert_int_eq(launch.params.tile_staged, 0);
+            ck_assert_msg(dml_cuda_emulate(&launch, NULL) == 0, "%s", dml_cuda_emulator_violation());
+            reference_gather(&c, &b);
+            /* output {2, 33, 35} packed: positions 20.. of dimension 1 keep their sentinels */
+            const uint64_t start = (uint64_t)(b.base[2] - b.block[2]);
+            for (uint64_t d0 = 0; d0 < 2; ++d0)
+                for (uint64_t d1 = walked; d1 < 33; ++d1)
+                    for (uint64_t k = 0; k < 35 * (uint64_t)e; ++k) {
+                        const uint64_t at = start + ((d0 * 33 + d1) * 35) * e + k;
+                        b.expected[at] = gather_sentinel(at);
+                    }
+            uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+            ck_assert_msg(wrong == 0, "e=%u lengths %d: %llu output bytes differ, first at %llu", e, lengths,
+                (unsigned long long)wrong, (unsigned long long)first);
+            gather_buffers_free(&b);
+        }
+}
+END_TEST
+
 /* Staged tiles (tile_staged.h): SLICE1 of a column-major {across, inner}
  * matrix to a packed {across, inner} output (batch 1 or 2), the window
  * flipped along either side (negative strides), the inner side a tile and a
@@ -990,6 +1037,7 @@ static Suite* suite(void)
     tcase_add_test(tc, tiled_transposes);
     tcase_add_test(tc, tiled_reverse_subsequences);
     tcase_add_test(tc, staged_tiles);
+    tcase_add_test(tc, tiled_reversal_of_part_of_the_axis);
     tcase_add_test(tc, reversed_vector_on_aligned_rows);
     tcase_add_test(tc, vector_or_scalar_when_misaligned);
     tcase_add_test(tc, vector_heads_and_tails);
