@@ -356,7 +356,8 @@ static void account_tiled_warp(warp_trace* w, dml_coalescing* stats)
     }
     count = 0;
     for (int lane = 0; lane < DML_WARP_SIZE; ++lane) {
-        memcpy(all + count, w->lanes[lane], w->count[lane] * sizeof *all);
+        if (w->count[lane]) /* a lane that made no access may have no buffer yet */
+            memcpy(all + count, w->lanes[lane], w->count[lane] * sizeof *all);
         count += w->count[lane];
         w->count[lane] = 0;
     }
