@@ -9,23 +9,30 @@
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
 #include "scale_bias_thread.h"
-#include "tile_thread.h"
+#include "tile_staged.h"
 
 #define SHARED_WORDS (DML_TILE_SHARED_BYTES / 4)
-#define SHARED_LOG 16 /* shared accesses of one lane in one phase, at most */
+#define SHARED_LOG 512 /* shared accesses of one lane in one phase, at most */
+#define NO_INSTRUCTION 0xFFFFFFFFu
 
 /* The shared memory of the block being emulated (TILED), with per 4-byte
  * word the phase that last wrote it and the thread that did, and each lane's
- * shared accesses in the current phase, for the bank-conflict count. */
+ * shared accesses in the current phase with the instruction each belongs to
+ * (named by the code, else the lane's n-th access), for the bank-conflict
+ * count. Allocated per launch. */
+typedef struct shared_log {
+    uint32_t instruction, first_word, words;
+} shared_log;
+
 typedef struct shared_model {
     _Alignas(16) unsigned char bytes[DML_TILE_SHARED_BYTES];
     uint64_t written_phase[SHARED_WORDS]; /* 0: not written in this block */
     uint32_t writer[SHARED_WORDS];
     uint64_t phase; /* from 1, per block */
-    uint32_t log_first_word[DML_WARP_SIZE][SHARED_LOG];
-    uint32_t log_words[DML_WARP_SIZE][SHARED_LOG];
+    shared_log log[DML_WARP_SIZE * SHARED_LOG]; /* lane L's from L * SHARED_LOG */
     uint32_t log_count[DML_WARP_SIZE];
     int lane;
+    int overflow; /* a lane made more than SHARED_LOG accesses in a phase */
 } shared_model;
 
 /* One traced access of one thread. */
@@ -34,6 +41,7 @@ typedef struct access {
     uint32_t bytes;
     uint8_t site;
     uint8_t is_store;
+    uint32_t instruction; /* TILED: the instruction the code named */
 } access;
 
 /* Accesses of the warp being emulated, per lane, in program order. */
@@ -43,6 +51,7 @@ typedef struct warp_trace {
     size_t capacity[DML_WARP_SIZE];
     int lane;
     int failed;
+    uint32_t instruction; /* TILED: the running lane's current instruction */
 } warp_trace;
 
 /* The launch being emulated by this host thread: where its accesses may go,
@@ -61,6 +70,9 @@ typedef struct emulation {
      * after its first store, the 16-byte stores of the first pass. */
     uint64_t pass, pass_loads_after_store, first_pass_vector_stores;
     int pass_stored;
+    uint64_t loads_before_shared; /* TILED: the running thread's loads before its first shared store */
+    int shared_stored;
+    uint32_t instruction; /* TILED: named by the code (NO_INSTRUCTION: none yet in this phase) */
     int result;
     jmp_buf violation;
 } emulation;
@@ -68,7 +80,6 @@ typedef struct emulation {
 /* Per emulating thread, so that several host threads may emulate at once. */
 static _Thread_local emulation* t_emulation;
 static _Thread_local char t_violation[512];
-static _Thread_local shared_model t_shared;
 
 static const char* const site_names[DML_SITE_COUNT] = { "LENGTH", "LOAD", "STORE", "EDGE_LOAD", "EDGE_STORE",
     "LOAD_HIGH", "PART_LOAD" };
@@ -125,7 +136,7 @@ static void trace_access(warp_trace* w, int site, int is_store, uint64_t address
         w->lanes[lane] = grown;
         w->capacity[lane] = capacity;
     }
-    access a = { address, bytes, (uint8_t)site, (uint8_t)is_store };
+    access a = { address, bytes, (uint8_t)site, (uint8_t)is_store, w->instruction };
     w->lanes[lane][w->count[lane]++] = a;
 }
 
@@ -200,29 +211,59 @@ void dml_emulator_shared_access(int is_store, const void* address, unsigned byte
                 "no thread of the block wrote this word in an earlier phase (a missing barrier)");
         }
     }
+    if (is_store && !e->shared_stored) {
+        e->shared_stored = 1;
+        e->loads_before_shared = e->loads;
+    }
     const int lane = m->lane;
     if (m->log_count[lane] < SHARED_LOG) {
-        m->log_first_word[lane][m->log_count[lane]] = first;
-        m->log_words[lane][m->log_count[lane]] = words;
+        shared_log* entry = &m->log[lane * SHARED_LOG + m->log_count[lane]];
+        entry->instruction = e->instruction != NO_INSTRUCTION ? e->instruction : 0x80000000u | m->log_count[lane];
+        entry->first_word = first;
+        entry->words = words;
         m->log_count[lane]++;
+    } else {
+        m->overflow = 1;
     }
 }
 
-/* The warp's shared accesses of one phase: the n-th of each lane form one
- * instruction; its wavefronts are the most distinct words in one bank. */
+void dml_emulator_instruction(uint32_t id)
+{
+    emulation* e = t_emulation;
+    if (!e)
+        return;
+    e->instruction = id;
+    if (e->trace)
+        e->trace->instruction = id;
+}
+
+static int compare_log(const void* a, const void* b)
+{
+    const shared_log *x = a, *y = b;
+    return (x->instruction > y->instruction) - (x->instruction < y->instruction);
+}
+
+/* The warp's shared accesses of one phase, grouped by instruction; an
+ * instruction's wavefronts are the most distinct words in one bank. */
 static void account_shared_warp(shared_model* m, dml_coalescing* stats)
 {
-    for (uint32_t n = 0; n < SHARED_LOG; ++n) {
-        uint32_t words[DML_WARP_SIZE * 2];
-        uint32_t count = 0;
-        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-            if (n < m->log_count[lane])
-                for (uint32_t w = 0; w < m->log_words[lane][n]; ++w)
-                    words[count++] = m->log_first_word[lane][n] + w;
-        if (!count)
-            break;
+    shared_log* all = m->log; /* compacted in place, then sorted */
+    size_t count = 0;
+    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+        for (uint32_t n = 0; n < m->log_count[lane]; ++n)
+            all[count++] = m->log[lane * SHARED_LOG + n];
+    qsort(all, count, sizeof *all, compare_log);
+    for (size_t begin = 0; begin < count;) {
+        size_t end = begin;
+        while (end < count && all[end].instruction == all[begin].instruction)
+            end++;
+        uint32_t words[DML_WARP_SIZE * 4];
+        uint32_t n = 0;
+        for (size_t k = begin; k < end; ++k)
+            for (uint32_t w = 0; w < all[k].words && n < DML_WARP_SIZE * 4; ++w)
+                words[n++] = all[k].first_word + w;
         uint32_t distinct = 0, per_bank[DML_WARP_SIZE] = { 0 }, most = 0;
-        for (uint32_t i = 0; i < count; ++i) {
+        for (uint32_t i = 0; i < n; ++i) {
             int seen = 0;
             for (uint32_t k = 0; k < i && !seen; ++k)
                 seen = words[k] == words[i];
@@ -236,6 +277,7 @@ static void account_shared_warp(shared_model* m, dml_coalescing* stats)
         stats->shared_requests++;
         stats->shared_wavefronts += most;
         stats->shared_ideal_wavefronts += (distinct + DML_WARP_SIZE - 1) / DML_WARP_SIZE;
+        begin = end;
     }
     memset(m->log_count, 0, sizeof m->log_count);
 }
@@ -308,6 +350,70 @@ static void account_warp(warp_trace* w, dml_coalescing* stats)
     (void)next;
     for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
         w->count[lane] = 0;
+}
+
+static int compare_access_instruction(const void* a, const void* b)
+{
+    const access *x = a, *y = b;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return (x->instruction > y->instruction) - (x->instruction < y->instruction);
+}
+
+/* TILED: the warp's accesses grouped into memory instructions by site and
+ * the instruction the code named (lanes with nothing to move skip one, so
+ * the n-th access of each lane need not be the same instruction). */
+static void account_tiled_warp(warp_trace* w, dml_coalescing* stats)
+{
+    size_t count = 0;
+    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+        count += w->count[lane];
+    access* all = malloc((count ? count : 1) * sizeof *all);
+    if (!all) {
+        w->failed = 1;
+        return;
+    }
+    count = 0;
+    for (int lane = 0; lane < DML_WARP_SIZE; ++lane) {
+        if (w->count[lane]) /* a lane that made no access may have no buffer yet */
+            memcpy(all + count, w->lanes[lane], w->count[lane] * sizeof *all);
+        count += w->count[lane];
+        w->count[lane] = 0;
+    }
+    qsort(all, count, sizeof *all, compare_access_instruction);
+    for (size_t begin = 0; begin < count;) {
+        size_t end = begin;
+        while (end < count && all[end].site == all[begin].site && all[end].instruction == all[begin].instruction)
+            end++;
+        uint64_t sectors[DML_WARP_SIZE * 8];
+        size_t sector_count = 0;
+        uint64_t bytes = 0;
+        for (size_t k = begin; k < end; ++k) {
+            bytes += all[k].bytes;
+            uint64_t first = all[k].address / DML_SECTOR_BYTES, last = (all[k].address + all[k].bytes - 1) / DML_SECTOR_BYTES;
+            for (uint64_t sector = first; sector <= last && sector_count < DML_WARP_SIZE * 8; ++sector)
+                sectors[sector_count++] = sector;
+        }
+        qsort(sectors, sector_count, sizeof *sectors, compare_u64);
+        uint64_t distinct = 0;
+        for (size_t i = 0; i < sector_count; ++i)
+            distinct += i == 0 || sectors[i] != sectors[i - 1];
+        if (all[begin].site == DML_SITE_LENGTH) {
+            stats->length_bytes += bytes;
+            stats->length_sectors += distinct;
+            stats->length_requests++;
+        } else if (all[begin].is_store) {
+            stats->store_bytes += bytes;
+            stats->store_sectors += distinct;
+            stats->store_requests++;
+        } else {
+            stats->load_bytes += bytes;
+            stats->load_sectors += distinct;
+            stats->load_requests++;
+        }
+        begin = end;
+    }
+    free(all);
 }
 
 static void run_thread(emulation* e, uint64_t block, uint32_t thread)
@@ -389,12 +495,15 @@ static void run_block_phase(emulation* e, uint32_t threads, dml_shared_phase_fn 
         for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < threads; ++lane) {
             e->thread = warp + lane;
             m->lane = (int)lane;
-            if (e->trace)
+            e->instruction = NO_INSTRUCTION;
+            if (e->trace) {
                 e->trace->lane = (int)lane;
+                e->trace->instruction = NO_INSTRUCTION;
+            }
             fn(e->thread, phase, m->bytes, context);
         }
         if (e->trace && !e->trace->failed)
-            account_warp(e->trace, e->stats);
+            account_tiled_warp(e->trace, e->stats);
         if (e->stats)
             account_shared_warp(m, e->stats);
         else
@@ -422,19 +531,34 @@ static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* 
     tile_step* s = context;
     emulation* e = s->e;
     const dml_cuda_launch* l = e->launch;
+    const dml_gather_params* p = &l->params;
     if (phase == 1) {
-        dml_tile_store(&l->params, s->tile, thread, shared, l->element_size, l->wide);
+        if (p->tile_staged)
+            dml_staged_store(p, s->tile, thread, shared, l->element_size, l->wide);
+        else
+            dml_tile_store(p, s->tile, thread, shared, l->element_size, l->wide);
         return;
     }
     e->loads = 0;
     e->stored = 0;
-    dml_tile_load(&l->params, s->tile, thread, shared, l->element_size, l->wide);
+    e->shared_stored = 0;
+    e->loads_before_shared = 0;
+    if (p->tile_staged)
+        dml_staged_load(p, s->tile, thread, shared, l->element_size, l->wide);
+    else
+        dml_tile_load(p, s->tile, thread, shared, l->element_size, l->wide);
     /* The load phase has no global store: a thread's loads in flight are
-     * its first tile's, counted when that tile gave it all its rows. */
-    if (e->stats && s->tile == e->block && e->loads == DML_CUDA_ITEMS) {
+     * those it issues before its first shared store in its first tile
+     * (sequence lengths included), counted when that pass had all its
+     * DML_CUDA_ITEMS items. */
+    if (!e->stats || s->tile != e->block)
+        return;
+    const uint32_t items = p->tile_staged ? dml_staged_thread_loads(p, s->tile, thread, l->element_size, l->wide)
+                                          : dml_tile_thread_loads(p, s->tile, thread, l->wide);
+    if (items == DML_CUDA_ITEMS) {
         dml_coalescing* stats = e->stats;
-        if (!stats->full_threads || e->loads < stats->min_loads_before_store)
-            stats->min_loads_before_store = e->loads;
+        if (!stats->full_threads || e->loads_before_shared < stats->min_loads_before_store)
+            stats->min_loads_before_store = e->loads_before_shared;
         stats->min_vector_loads_before_store = 0;
         stats->full_threads++;
     }
@@ -460,7 +584,9 @@ int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn,
     t_violation[0] = 0;
     emulation e;
     memset(&e, 0, sizeof e);
-    e.shared = &t_shared;
+    e.shared = calloc(1, sizeof *e.shared);
+    if (!e.shared)
+        return DML_EMULATE_OUT_OF_MEMORY;
     e.stats = stats;
     t_emulation = &e;
     if (setjmp(e.violation) == 0) {
@@ -471,6 +597,7 @@ int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn,
         e.result = DML_EMULATE_VIOLATION;
     }
     t_emulation = NULL;
+    free(e.shared);
     return e.result;
 }
 
@@ -513,8 +640,13 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
-    if (!l->is_copy && !l->scale_bias && l->mode == DML_CUDA_MODE_TILED)
-        e.shared = &t_shared;
+    if (!l->is_copy && !l->scale_bias && l->mode == DML_CUDA_MODE_TILED) {
+        e.shared = calloc(1, sizeof *e.shared);
+        if (!e.shared) { /* nothing can run without it */
+            free(e.trace);
+            return DML_EMULATE_OUT_OF_MEMORY;
+        }
+    }
     t_emulation = &e;
     if (setjmp(e.violation) == 0) {
         if (l->is_copy)
@@ -523,7 +655,7 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
             emulate_scale_bias(&e);
         else
             emulate_kernel(&e, stats);
-        if (e.trace && e.trace->failed)
+        if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))
             e.result = DML_EMULATE_OUT_OF_MEMORY;
     } else {
         e.result = DML_EMULATE_VIOLATION;
@@ -533,5 +665,6 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
         for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
             free(e.trace->lanes[lane]);
     free(e.trace);
+    free(e.shared);
     return e.result;
 }

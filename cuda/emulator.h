@@ -69,7 +69,8 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c);
  * (a race) is a violation too. stats may be NULL; when given it is
  * filled (kernel launches only). Returns 0, DML_EMULATE_VIOLATION, or
  * DML_EMULATE_OUT_OF_MEMORY (tracing ran out of memory: the launch was
- * still executed and checked). */
+ * still executed and checked; or, for a TILED launch, the shared-memory
+ * model could not be allocated: nothing was executed). */
 int dml_cuda_emulate(const dml_cuda_launch* launch, dml_coalescing* stats);
 
 /* Runs `phases` phases of one block of `threads` threads (at most

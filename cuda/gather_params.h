@@ -49,7 +49,19 @@ typedef enum dml_cuda_reverse {
 #define DML_TILE_ROWS (DML_CUDA_BLOCK / DML_TILE)
 #define DML_TILE_PITCH (DML_TILE + 1)
 #define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
-#define DML_TILE_SHARED_BYTES (DML_TILE_WORDS * 8)
+/* Tiled blocks resident per SM: the tiled kernels are compiled for it (at
+ * most 85 registers: a staged tile's row arithmetic for its loads in
+ * flight), and their grids are sized to it. */
+#define DML_TILE_BLOCKS_PER_SM 3
+/* The shared memory of a tiled block: the square tile's, or a staged
+ * tile's (tile_staged.h) rows. 40 KiB: static, and DML_TILE_BLOCKS_PER_SM
+ * blocks fit an SM of every architecture built (164 KiB on sm_80). */
+#define DML_TILE_SHARED_BYTES (40 * 1024)
+/* TILED REVERSE_SUBSEQUENCES: the values of `axis` that name the tile's
+ * own sides (batch dimensions are 0 .. outer_rank - 1). */
+#define DML_TILE_AXIS_INNER(p) ((int32_t)(p)->outer_rank)
+#define DML_TILE_AXIS_ACROSS(p) ((int32_t)(p)->outer_rank + 1)
+#define DML_TILE_AXIS_ACROSS_STORED(p) ((int32_t)(p)->outer_rank + 2)
 
 /*
  * The iteration space is rows of `row_items` work items:
@@ -103,11 +115,21 @@ typedef struct dml_gather_params {
      * out_inner) is the tile's output-contiguous side; `across` is the
      * dimension contiguous (+-1) in the input, its other side. count is the
      * number of tiles, row_items the tiles per batch (the outer dimensions,
-     * which exclude `across`); a batch's tiles run inner-fastest. */
+     * which exclude `across`); a batch's tiles run inner-fastest.
+     * REVERSE_SUBSEQUENCES: axis is a batch dimension's index or one of
+     * the DML_TILE_AXIS_* below (which phase reverses: tile_thread.h); the
+     * lengths' strides are len_inner and len_across (0 on the axis). The
+     * tiled kernels are not specialised for it: they read axis at run time. */
     uint64_t across_size;
-    int64_t in_across, out_across;
+    int64_t in_across, out_across, len_across;
     uint64_t inner_tiles;                /* tiles along the inner dimension */
     dml_divisor32 inner_tiles_divisor;
+    /* Tile shape: tile_inner x tile_across elements (DML_TILE x DML_TILE
+     * for square tiles). Staged tiles (tile_staged != 0, tile_staged.h):
+     * stage_pitch words of shared memory per tile row; stage_loads and
+     * stage_stores warp instructions per tile row in each phase. */
+    uint32_t tile_inner, tile_across;
+    uint32_t tile_staged, stage_pitch, stage_loads, stage_stores;
 
     /* Outer dimensions, outermost first. index32 launches use the 32-bit
      * copies; others the 64-bit ones. */

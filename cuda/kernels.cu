@@ -14,7 +14,7 @@
 #include "gather_thread.h"
 #include "kernels.h"
 #include "scale_bias_kernel.h"
-#include "tile_thread.h"
+#include "tile_staged.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
@@ -23,12 +23,22 @@ __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_ga
         OuterRank);
 }
 
-/* TILED: the block's tiles in turn, each through the shared tile (the loop
- * bound is the same for every thread of the block, so the barriers are). */
+/* TILED: the block's tiles in turn, each through shared memory, square
+ * (tile_thread.h) or staged (tile_staged.h): the loop bound and the choice
+ * are the same for every thread of the block, so the barriers are. */
 template <int ElementSize, int Wide>
-__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_tiled_kernel(const dml_gather_params params)
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_TILE_BLOCKS_PER_SM) dml_tiled_kernel(const dml_gather_params params)
 {
     __shared__ __align__(16) unsigned char tile[DML_TILE_SHARED_BYTES];
+    if (params.tile_staged) {
+        for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
+            dml_staged_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
+            __syncthreads();
+            dml_staged_store(&params, t, threadIdx.x, tile, ElementSize, Wide);
+            __syncthreads();
+        }
+        return;
+    }
     for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
         dml_tile_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
         __syncthreads();

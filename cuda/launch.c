@@ -75,13 +75,58 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
     return p->in_inner < 0 ? DML_CUDA_MODE_VECTOR_REVERSED : DML_CUDA_MODE_VECTOR;
 }
 
+/* Staged tiles (tile_staged.h) when the output rows are contiguous, each
+ * tile row reads one input row and each output row of a tile is one output
+ * row (a reversal's lengths do not change along the side it would split).
+ * The shape: tile_inner elements along the output rows, 128 bytes of them
+ * (256 for 8-byte elements; fewer when the rows are shorter), so that an
+ * output row's piece is a warp's words; as many along across as the shared
+ * rows hold, the whole of across when it fits, else even pieces of it. */
+static int stage_tiles(dml_gather_params* p, uint32_t e)
+{
+    if (p->out_inner != 1)
+        return 0;
+    if (p->axis == DML_TILE_AXIS_ACROSS(p))
+        return 0; /* reversed along the input rows */
+    if (p->axis == DML_TILE_AXIS_ACROSS_STORED(p) && p->len_inner != 0)
+        return 0; /* a unit's elements would go to different output rows */
+    if (p->axis >= 0 && p->axis != DML_TILE_AXIS_ACROSS_STORED(p) && p->len_across != 0)
+        return 0; /* a tile row would read several input rows */
+    const uint32_t unit = e < 4 ? 4 : e;
+    uint64_t inner = (e < 8 ? 128 : 256) / e;
+    if (inner > p->row_length)
+        inner = p->row_length;
+    /* odd pitches: consecutive shared rows start in different banks */
+    uint64_t pitch = DML_TILE_SHARED_BYTES / 4 / inner;
+    pitch -= pitch % 2 == 0;
+    const uint64_t most = (4 * pitch - 3) / e; /* a row's elements, from any alignment */
+    uint64_t across = p->across_size;
+    if (across > most) {
+        const uint64_t pieces = (across + most - 1) / most;
+        across = (across + pieces - 1) / pieces;
+    }
+    pitch = (across * e + 3 + 3) / 4;
+    pitch += pitch % 2 == 0;
+    p->tile_inner = (uint32_t)inner;
+    p->tile_across = (uint32_t)across;
+    p->stage_pitch = (uint32_t)pitch;
+    /* words from a row's sector-aligned window start to its last byte */
+    p->stage_loads = (uint32_t)(((31 + across * e + 3) / 4 + 31) / 32);
+    /* units from an output row piece's aligned start to its last byte */
+    p->stage_stores = (uint32_t)(((unit - e + inner * e + unit - 1) / unit + 31) / 32);
+    p->tile_staged = 1;
+    return 1;
+}
+
 /* A 2-D transpose inside the plan: the inner dimension reads the input at
  * a stride other than +-1 while an outer dimension reads it at +-1. That
  * dimension becomes the tile's `across` side and leaves the outer (batch)
- * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES keeps its paths. */
+ * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES goes through the
+ * tile's index maps (tile_thread.h), its axis renumbered among the batch
+ * dimensions or named as one of the tile's sides. */
 static int try_tile(const dml_plan* plan, dml_gather_params* p)
 {
-    if (plan->kind != DML_PLAN_GATHER || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
+    if (plan->kind == DML_PLAN_SCALE_BIAS || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
         return 0;
     int across = -1;
     for (int d = (int)plan->rank - 2; d >= 0 && across < 0; --d)
@@ -89,17 +134,20 @@ static int try_tile(const dml_plan* plan, dml_gather_params* p)
             across = d;
     if (across < 0)
         return 0;
-    p->row_length = plan->sizes[plan->rank - 1];
+    const int inner = (int)plan->rank - 1;
+    p->row_length = plan->sizes[inner];
     p->across_size = plan->sizes[across];
     p->in_across = plan->in_strides[across];
     p->out_across = plan->out_strides[across];
-    p->inner_tiles = (p->row_length + DML_TILE - 1) / DML_TILE;
-    p->row_items = p->inner_tiles * ((p->across_size + DML_TILE - 1) / DML_TILE);
+    p->len_across = plan->len_strides[across];
     uint32_t batch_rank = 0;
     uint64_t batches = 1;
+    int axis = -1;
     for (uint32_t d = 0; d < p->outer_rank; ++d) {
         if ((int)d == across)
             continue;
+        if ((int)d == p->axis)
+            axis = (int)batch_rank;
         p->outer_sizes[batch_rank] = p->outer_sizes[d];
         p->in_strides[batch_rank] = p->in_strides[d];
         p->out_strides[batch_rank] = p->out_strides[d];
@@ -108,6 +156,17 @@ static int try_tile(const dml_plan* plan, dml_gather_params* p)
         batch_rank++;
     }
     p->outer_rank = batch_rank;
+    if (p->axis == inner)
+        axis = DML_TILE_AXIS_INNER(p);
+    else if (p->axis == across)
+        axis = plan->axis_size == p->across_size ? DML_TILE_AXIS_ACROSS_STORED(p) : DML_TILE_AXIS_ACROSS(p);
+    p->axis = axis;
+    if (!stage_tiles(p, plan->element_size)) {
+        p->tile_inner = p->tile_across = DML_TILE;
+        p->tile_staged = 0;
+    }
+    p->inner_tiles = (p->row_length + p->tile_inner - 1) / p->tile_inner;
+    p->row_items = p->inner_tiles * ((p->across_size + p->tile_across - 1) / p->tile_across);
     /* Every tile holds at least one element, so count <= element_count:
      * an index32 plan's tile numbers fit 32 bits too. */
     p->count = batches * p->row_items;
@@ -148,7 +207,9 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     launch->mode = try_tile(plan, p);
     if (!launch->mode)
         launch->mode = try_vectorize(plan, p);
-    launch->reverse = plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ? DML_CUDA_REVERSE_NONE
+    /* The tiled kernels read the reversal from the params. */
+    launch->reverse = plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES || launch->mode == DML_CUDA_MODE_TILED
+        ? DML_CUDA_REVERSE_NONE
         : (uint32_t)p->axis == p->outer_rank                      ? DML_CUDA_REVERSE_ROW
                                                                   : DML_CUDA_REVERSE_OUTER;
     launch->wide = !plan->index32;
@@ -161,9 +222,10 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
     if (launch->mode == DML_CUDA_MODE_TILED) {
         /* One tile per block per pass, full blocks (a tile needs them all). */
+        const uint64_t tiled_resident = sms * DML_TILE_BLOCKS_PER_SM;
         launch->outer_rank = -1;
         launch->block = DML_CUDA_BLOCK;
-        launch->grid = (uint32_t)(p->count < resident ? p->count : resident);
+        launch->grid = (uint32_t)(p->count < tiled_resident ? p->count : tiled_resident);
         return;
     }
     /* Kernels are specialised for small outer ranks on the common path. */

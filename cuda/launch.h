@@ -23,7 +23,7 @@ typedef struct dml_cuda_launch {
     uint32_t element_size;
     int mode;       /* dml_cuda_mode */
     int wide;       /* 64-bit indexing */
-    int reverse;    /* dml_cuda_reverse: REVERSE_SUBSEQUENCES, along an outer axis or the row */
+    int reverse;    /* dml_cuda_reverse: REVERSE_SUBSEQUENCES, along an outer axis or the row (0 for TILED: its kernels read it from the params) */
     int outer_rank; /* 0..2 when the kernel is specialised for it, else -1 */
     uint32_t grid;  /* blocks */
     uint32_t block; /* threads per block */

@@ -181,7 +181,10 @@ static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, con
     (void)plan;
     dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
     dml_cuda_bind_launch(&launch, args);
-    if (dml_cuda_emulate(&launch, NULL) == DML_EMULATE_VIOLATION) {
+    const int emulated = dml_cuda_emulate(&launch, NULL);
+    if (emulated == DML_EMULATE_OUT_OF_MEMORY)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of host memory executing an operator");
+    if (emulated == DML_EMULATE_VIOLATION) {
         /* A kernel touched memory outside its bound ranges: a bug in the
          * kernels or the launcher, never the host's. Stop here, so that the
          * test or fuzz run that got here fails, and say where. */

@@ -332,6 +332,260 @@ START_TEST(tiled_transposes)
 }
 END_TEST
 
+/* REVERSE_SUBSEQUENCES through tiles: an input whose dimension `across`
+ * (rank - 2 or 0) is contiguous, the innermost next, the others outside in
+ * reverse order (none merge), so the plan's inner dimension reads at a
+ * stride and `across` at +1: a transpose. The reversal axis is every
+ * dimension in turn (the tile's inner side, its across side, a batch
+ * dimension), lengths random (0, 1, partial, the axis, above it, UINT*_MAX),
+ * all full or all 0, UINT32 and UINT64, packed (a length per element of the
+ * other dimensions) or broadcast along some; sides of 33 and 35 elements
+ * (partial tiles), ranks 2 to 8, every element size, 32- and 64-bit
+ * indexing, at 1, 2 and 132 SMs. */
+static int tiled_rs_staged, tiled_rs_square;
+
+static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, uint64_t seed, const char* what)
+{
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(plan.index32, "%s: a small case indexes in 32 bits", what);
+    plan.index32 = (uint32_t)index32; /* 64-bit indexing is right for any plan */
+    const uint32_t offsets[3] = { c->element_size * 3, 8, 16 };
+    gather_buffers b;
+    ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(&plan, &args, sm_count, &launch);
+    ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
+        mode_text(launch.mode));
+    ck_assert_int_eq(launch.wide, !index32);
+    if (launch.params.tile_staged)
+        tiled_rs_staged++;
+    else
+        tiled_rs_square++;
+    dml_coalescing stats;
+    ck_assert_msg(dml_cuda_emulate(&launch, seed % 2 ? &stats : NULL) == 0, "%s: %s", what,
+        dml_cuda_emulator_violation());
+    reference_gather(c, &b);
+    uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+    ck_assert_msg(wrong == 0, "%s: %llu output bytes differ from the reference, first at %llu", what,
+        (unsigned long long)wrong, (unsigned long long)first);
+    gather_buffers_free(&b);
+}
+
+static void tiled_rs_case(gather_case* c, uint32_t e, uint32_t rank, uint32_t across, uint32_t axis, int lengths)
+{
+    memset(c, 0, sizeof *c);
+    c->type = DML_OPERATOR_REVERSE_SUBSEQUENCES;
+    c->element_size = e;
+    c->rank = rank;
+    for (uint32_t d = 0; d < rank; ++d)
+        c->in_sizes[d] = d == across ? 33 : d == rank - 1 ? 35 : 2;
+    memcpy(c->out_sizes, c->in_sizes, sizeof c->in_sizes);
+    uint64_t pitch = 1;
+    c->in_strides[across] = 1;
+    pitch *= c->in_sizes[across];
+    c->in_strides[rank - 1] = (uint32_t)pitch;
+    pitch *= c->in_sizes[rank - 1];
+    for (uint32_t d = 0; d < rank - 1; ++d)
+        if (d != across) {
+            c->in_strides[d] = (uint32_t)pitch;
+            pitch *= c->in_sizes[d];
+        }
+    c->out_packed = 1;
+    c->axis = axis;
+    /* lengths 0..11: kind (random, full, zero) x UINT32/UINT64 x packed/broadcast */
+    static const gather_length_kind kinds[3] = { GATHER_LENGTHS_RANDOM, GATHER_LENGTHS_FULL, GATHER_LENGTHS_ZERO };
+    c->length_kind = kinds[lengths % 3];
+    c->lengths_size = (lengths / 3) % 2 ? 8 : 4;
+    c->len_packed = (lengths / 6) % 2 == 0;
+    if (!c->len_packed) { /* broadcast along across and the inner dimension, packed over the rest */
+        uint32_t len_sizes[GATHER_MAX_RANK];
+        gather_lengths_sizes(c, len_sizes);
+        gather_packed_strides(rank, len_sizes, c->len_strides);
+        c->len_strides[across] = 0;
+        c->len_strides[rank - 1] = 0;
+    }
+}
+
+START_TEST(tiled_reverse_subsequences)
+{
+    int cases = 0;
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (uint32_t rank = 2; rank <= 8; ++rank)
+            for (int which = 0; which < 2; ++which) {
+                const uint32_t across = which ? 0 : rank - 2;
+                if (which && across == rank - 2)
+                    continue;
+                for (uint32_t axis = 0; axis < rank; ++axis) {
+                    /* every lengths variant on the small ranks, one each beyond */
+                    const int variants = rank <= 3 ? 12 : 1;
+                    for (int v = 0; v < variants; ++v) {
+                        const int lengths = rank <= 3 ? v : (int)(axis + rank + e);
+                        gather_case c;
+                        tiled_rs_case(&c, e, rank, across, axis, lengths);
+                        char what[128];
+                        snprintf(what, sizeof what, "tiled RS e=%u rank %u across %u axis %u lengths %d", e, rank,
+                            across, axis, lengths);
+                        const int index32 = (cases & 1) == 0;
+                        run_tiled_rs(&c, index32, sm_counts[cases % 3], (uint64_t)cases, what);
+                        cases++;
+                    }
+                }
+            }
+    printf("tiled REVERSE_SUBSEQUENCES: %d cases (%d staged tiles, %d square)\n", cases, tiled_rs_staged,
+        tiled_rs_square);
+    /* lengths broadcast along both sides take staged tiles, packed ones
+     * (changing along the side a staged tile keeps whole) square ones */
+    ck_assert_int_gt(tiled_rs_staged, 0);
+    ck_assert_int_gt(tiled_rs_square, 0);
+}
+END_TEST
+
+/* A plan composed from a graph may walk only the first positions of its
+ * reversal axis (core/plan.h): with that axis along across, the tile
+ * reverses in its load phase (square tiles), reading positions beyond those
+ * walked. The plan of a tiled RS with axis `across`, cut to its first 20 of
+ * 33 positions there, against the reference of the whole operator with the
+ * positions not walked left as they were. */
+START_TEST(tiled_reversal_of_part_of_the_axis)
+{
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (int lengths = 0; lengths < 12; ++lengths) {
+            gather_case c;
+            tiled_rs_case(&c, e, 3, 1, 1, lengths);
+            dml_op_desc op;
+            dml_plan plan;
+            ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+            ck_assert_int_ge(plan.axis, 0);
+            ck_assert_uint_eq(plan.sizes[plan.axis], 33);
+            const uint64_t walked = 20;
+            plan.sizes[plan.axis] = walked;
+            plan.element_count = plan.element_count / 33 * walked;
+            const uint32_t offsets[3] = { e, 8, 16 };
+            gather_buffers b;
+            ck_assert_int_eq(gather_buffers_alloc(&c, offsets, (uint64_t)lengths, &b), 0);
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+            dml_cuda_launch launch;
+            dml_cuda_prepare(&plan, &args, 2, &launch);
+            ck_assert_int_eq(launch.mode, DML_CUDA_MODE_TILED);
+            ck_assert_int_eq(launch.params.axis, DML_TILE_AXIS_ACROSS(&launch.params));
+            ck_assert_int_eq(launch.params.tile_staged, 0);
+            ck_assert_msg(dml_cuda_emulate(&launch, NULL) == 0, "%s", dml_cuda_emulator_violation());
+            reference_gather(&c, &b);
+            /* output {2, 33, 35} packed: positions 20.. of dimension 1 keep their sentinels */
+            const uint64_t start = (uint64_t)(b.base[2] - b.block[2]);
+            for (uint64_t d0 = 0; d0 < 2; ++d0)
+                for (uint64_t d1 = walked; d1 < 33; ++d1)
+                    for (uint64_t k = 0; k < 35 * (uint64_t)e; ++k) {
+                        const uint64_t at = start + ((d0 * 33 + d1) * 35) * e + k;
+                        b.expected[at] = gather_sentinel(at);
+                    }
+            uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+            ck_assert_msg(wrong == 0, "e=%u lengths %d: %llu output bytes differ, first at %llu", e, lengths,
+                (unsigned long long)wrong, (unsigned long long)first);
+            gather_buffers_free(&b);
+        }
+}
+END_TEST
+
+/* Staged tiles (tile_staged.h): SLICE1 of a column-major {across, inner}
+ * matrix to a packed {across, inner} output (batch 1 or 2), the window
+ * flipped along either side (negative strides), the inner side a tile and a
+ * few elements (128 bytes of them, 256 for 8-byte elements), across 330
+ * elements (more than a tile row holds, so split in pieces), the input and
+ * output at offsets that are not multiples of 4 bytes (partial words and
+ * units at every edge), every buffer its exact size (words leaving the
+ * input rows are read element by element). Outputs whose rows are not
+ * contiguous take square tiles. */
+static void staged_case(gather_case* c, uint32_t e, uint32_t batch, uint32_t across, uint32_t inner,
+    const int32_t flips[2], uint32_t out_pitch)
+{
+    memset(c, 0, sizeof *c);
+    c->type = DML_OPERATOR_SLICE1;
+    c->element_size = e;
+    c->rank = 3;
+    const uint32_t in_across = across + 2, in_inner = inner + 1;
+    c->in_sizes[0] = batch;
+    c->in_sizes[1] = in_across;
+    c->in_sizes[2] = in_inner;
+    c->in_strides[0] = in_across * in_inner;
+    c->in_strides[1] = 1;
+    c->in_strides[2] = in_across;
+    c->out_sizes[0] = batch;
+    c->out_sizes[1] = across;
+    c->out_sizes[2] = inner;
+    c->out_packed = out_pitch == 1;
+    c->out_strides[0] = across * inner * out_pitch;
+    c->out_strides[1] = inner * out_pitch;
+    c->out_strides[2] = out_pitch;
+    c->window_sizes[0] = batch;
+    c->window_sizes[1] = across;
+    c->window_sizes[2] = inner;
+    c->window_strides[0] = 1;
+    c->window_strides[1] = flips[0];
+    c->window_strides[2] = flips[1];
+    c->offsets[1] = 1;
+    c->offsets[2] = 1;
+}
+
+static void run_staged(const gather_case* c, const uint32_t offsets[3], int staged, const char* what)
+{
+    dml_op_desc op;
+    dml_plan plan;
+    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    for (int index32 = 0; index32 < 2; ++index32) {
+        plan.index32 = (uint32_t)index32;
+        gather_buffers b;
+        ck_assert_int_eq(gather_buffers_alloc(c, offsets, 17 + (uint64_t)index32, &b), 0);
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&plan, &args, index32 ? 132 : 2, &launch);
+        ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
+            mode_text(launch.mode));
+        ck_assert_msg((int)launch.params.tile_staged == staged, "%s: %s tiles", what,
+            launch.params.tile_staged ? "staged" : "square");
+        dml_coalescing stats;
+        ck_assert_msg(dml_cuda_emulate(&launch, index32 ? &stats : NULL) == 0, "%s: %s", what,
+            dml_cuda_emulator_violation());
+        reference_gather(c, &b);
+        uint64_t first = 0, wrong = reference_mismatches(&b, &first);
+        ck_assert_msg(wrong == 0, "%s: %llu output bytes differ from the reference, first at %llu", what,
+            (unsigned long long)wrong, (unsigned long long)first);
+        if (index32)
+            ck_assert_uint_eq(stats.store_bytes, plan.element_count * plan.element_size);
+        gather_buffers_free(&b);
+    }
+}
+
+START_TEST(staged_tiles)
+{
+    static const int32_t flips[4][2] = { { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+    for (uint32_t e = 1; e <= 8; e *= 2) {
+        const uint32_t inner = (e < 8 ? 128 : 256) / e + 3;
+        const uint32_t placements[3][3] = { { 0, 0, 0 }, { e, 0, 3 * e }, { 3 * e, 0, e } };
+        for (int f = 0; f < 4; ++f)
+            for (int at = 0; at < 3; ++at) {
+                gather_case c;
+                staged_case(&c, e, 1 + (uint32_t)(at == 1), 330, inner, flips[f], 1);
+                char what[128];
+                snprintf(what, sizeof what, "staged e=%u flips %d,%d input at %u output at %u", e, flips[f][0],
+                    flips[f][1], placements[at][0], placements[at][2]);
+                run_staged(&c, placements[at], 1, what);
+            }
+        /* short sides: one tile holds the whole matrix */
+        gather_case c;
+        staged_case(&c, e, 2, 5, 3, flips[0], 1);
+        const uint32_t odd[3] = { e, 0, e };
+        run_staged(&c, odd, 1, "staged, a 5 x 3 matrix");
+        /* output rows not contiguous: square tiles */
+        staged_case(&c, e, 1, 40, 37, flips[1], 2);
+        run_staged(&c, odd, 0, "square, output elements 2 apart");
+    }
+}
+END_TEST
+
 START_TEST(vector_on_aligned_rows)
 {
     for (uint32_t e = 1; e <= 8; e *= 2) {
@@ -781,6 +1035,9 @@ static Suite* suite(void)
     tcase_add_loop_test(tc, random_operators, 0, 4);
     tcase_add_test(tc, vector_on_aligned_rows);
     tcase_add_test(tc, tiled_transposes);
+    tcase_add_test(tc, tiled_reverse_subsequences);
+    tcase_add_test(tc, staged_tiles);
+    tcase_add_test(tc, tiled_reversal_of_part_of_the_axis);
     tcase_add_test(tc, reversed_vector_on_aligned_rows);
     tcase_add_test(tc, vector_or_scalar_when_misaligned);
     tcase_add_test(tc, vector_heads_and_tails);

@@ -24,7 +24,7 @@ typedef struct program {
 } program;
 
 enum { WRITE_THEN_READ_NEXT, READ_IN_SAME_PHASE, READ_PREVIOUS_IN_SAME_PHASE, TWO_WRITERS, REWRITE_OWN, STRIDED,
-    OUTSIDE, BROADCAST };
+    OUTSIDE, BROADCAST, SKIPPED_INSTRUCTION, NAMED_INSTRUCTIONS };
 
 static void run(uint32_t thread, int phase, unsigned char* shared, void* context)
 {
@@ -57,6 +57,21 @@ static void run(uint32_t thread, int phase, unsigned char* shared, void* context
             p->seen[thread] = dml_shared_load(shared, thread * p->stride, WORD);
         break;
     case OUTSIDE: dml_shared_store(shared, DML_TILE_SHARED_BYTES / WORD + thread, 0, WORD); break;
+    case SKIPPED_INSTRUCTION: /* odd lanes skip instruction 1 */
+    case NAMED_INSTRUCTIONS: {
+        const int named = p->kind == NAMED_INSTRUCTIONS;
+        if (named)
+            DML_INSTRUCTION(0);
+        dml_shared_store(shared, thread, 0, WORD); /* bank: the lane */
+        if (named)
+            DML_INSTRUCTION(1);
+        if (thread % 2 == 0)
+            dml_shared_store(shared, 64 + thread, 1, WORD); /* bank: the (even) lane */
+        if (named)
+            DML_INSTRUCTION(2);
+        dml_shared_store(shared, 128 + (thread ^ 1u), 2, WORD); /* bank: the lane's neighbour */
+        break;
+    }
     case BROADCAST:
         if (phase == 0 && thread == 0)
             dml_shared_store(shared, 0, 42, WORD);
@@ -145,6 +160,27 @@ START_TEST(bank_conflicts_are_counted)
 }
 END_TEST
 
+/* Lanes that have nothing to move skip an instruction: the emulator groups
+ * a warp's accesses by the instruction the code names (DML_INSTRUCTION), so
+ * each lane's accesses meet those of the same instruction; unnamed, a lane's
+ * n-th access is taken for the n-th instruction, which pairs odd lanes'
+ * instruction 2 with even lanes' instruction 1 here (two words in each even
+ * bank: one extra wavefront). */
+START_TEST(named_instructions_group_accesses)
+{
+    dml_coalescing stats;
+    program named = { .kind = NAMED_INSTRUCTIONS };
+    ck_assert_msg(emulate(&named, 32, 1, &stats) == 0, "%s", dml_cuda_emulator_violation());
+    ck_assert_uint_eq(stats.shared_requests, 3);
+    ck_assert_uint_eq(stats.shared_wavefronts, 3);
+    ck_assert_uint_eq(stats.shared_ideal_wavefronts, 3);
+    program unnamed = { .kind = SKIPPED_INSTRUCTION };
+    ck_assert_msg(emulate(&unnamed, 32, 1, &stats) == 0, "%s", dml_cuda_emulator_violation());
+    ck_assert_uint_eq(stats.shared_requests, 3);
+    ck_assert_uint_eq(stats.shared_wavefronts, 4);
+}
+END_TEST
+
 static Suite* suite(void)
 {
     Suite* s = suite_create("cuda_shared_model");
@@ -154,6 +190,7 @@ static Suite* suite(void)
     tcase_add_test(tc, two_writers_in_one_phase_is_a_race);
     tcase_add_test(tc, accesses_outside_the_tile_are_violations);
     tcase_add_test(tc, bank_conflicts_are_counted);
+    tcase_add_test(tc, named_instructions_group_accesses);
     suite_add_tcase(s, tc);
     return s;
 }
