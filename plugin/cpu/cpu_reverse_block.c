@@ -57,6 +57,15 @@ static uint64_t block_cols(uint64_t axis_size, uint64_t E)
     return cols / 8 * 8;
 }
 
+/* For the select kernels: whole 64-byte vectors of columns, so that only the
+ * last block of a row leaves columns to the portable loop (T <= 64: at least
+ * one vector fits). */
+static uint64_t select_block_cols(uint64_t axis_size, uint64_t E)
+{
+    const uint64_t lanes = 64 / E, cols = BLOCK_BYTES / (axis_size * E) / lanes * lanes;
+    return cols > BLOCK_MAX_COLS ? BLOCK_MAX_COLS : cols;
+}
+
 ALWAYS_INLINE uint32_t clamped_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
 {
     uint64_t length;
@@ -204,13 +213,21 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
     byte* out = args->output;
     const byte* lengths = args->lengths;
     const int64_t ls = p->len_strides[inner], e = (int64_t)E;
-    const uint64_t T = p->axis_size, step = block_cols(T, E);
+    const uint64_t T = p->axis_size;
     uint32_t L[BLOCK_MAX_COLS];
-    _Alignas(64) byte scratch[BLOCK_BYTES];
-    _Static_assert(BLOCK_BYTES >= DML_CPU_SELECT_SCRATCH_BYTES, "the select kernels pack into scratch");
     const block whole = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
         .os = p->out_strides[inner], .L = L };
     const int contiguous = whole.is == 1 && whole.os == 1;
+#ifdef DML_CPU_AVX2
+    /* Short axes, all rows (a range split inside the axis takes the loops
+     * below): vector selects, which pack the block themselves. */
+    const int selects = contiguous && T <= DML_CPU_SELECT_MAX_T && a_begin == 0 && a_end == T && have_avx2();
+#else
+    const int selects = 0;
+#endif
+    const uint64_t step = selects ? select_block_cols(T, E) : block_cols(T, E);
+    _Alignas(64) byte scratch[BLOCK_BYTES];
+    _Static_assert(BLOCK_BYTES >= DML_CPU_SELECT_SCRATCH_BYTES, "the select kernels pack into scratch");
     block b = whole;
     for (uint64_t j = j_begin; j < j_end; j += b.cols) {
         b.cols = j_end - j < step ? j_end - j : step;
@@ -240,13 +257,11 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
             continue;
         }
 #ifdef DML_CPU_AVX2
-        if (contiguous && T <= DML_CPU_SELECT_MAX_T && a_begin == 0 && a_end == T && have_avx2()) {
-            /* Short axes, all rows (a range split inside the axis takes the
-             * loops below): vector selects, which pack the block themselves. */
-            const dml_cpu_select_block select = { in + b.in * e, b.is_a * e, out + b.out * e, b.os_a * e, L, T,
+        if (selects) {
+            const dml_cpu_select_block kernel = { in + b.in * e, b.is_a * e, out + b.out * e, b.os_a * e, L, T,
                 b.cols, scratch, stream };
-            const uint64_t done = have_avx512() ? dml_cpu_select_avx512(&select, E)
-                                                : dml_cpu_select_avx2(&select, E);
+            const uint64_t done = have_avx512() ? dml_cpu_select_avx512(&kernel, E)
+                                                : dml_cpu_select_avx2(&kernel, E);
             if (done < b.cols)
                 for (uint64_t a = a_begin; a < a_end; a++)
                     row_portable(&b, in, out, a, done, E);

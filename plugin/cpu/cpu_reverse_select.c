@@ -272,20 +272,14 @@ KERNEL_256 __m256i greater_256(__m256i x, __m256i y, size_t E)
 }
 
 /* As column_512, with all-ones lanes for masks. */
-KERNEL_256 void column_256(const dml_cpu_select_block* b, uint64_t j, size_t E, unsigned P, int stream)
+KERNEL_256 void column_256(const unsigned char* packed, uint64_t row_bytes, const uint32_t* lengths,
+    unsigned char* out, int64_t out_row, uint64_t T, size_t E, unsigned P, int stream)
 {
-    const uint64_t T = b->T;
-    const unsigned char* in = b->in + j * E;
-    unsigned char* out = b->out + j * E;
-    __m256i x[DML_CPU_SELECT_MAX_T], straight[DML_CPU_SELECT_MAX_T];
+    __m256i x[DML_CPU_SELECT_MAX_T];
 #pragma GCC unroll 64
-    for (unsigned i = 0; i < P; i++) {
-        straight[i] = i < T ? _mm256_loadu_si256((const __m256i*)(const void*)(in + (int64_t)i * b->in_row))
-                            : _mm256_setzero_si256();
-        x[i] = i < T ? _mm256_loadu_si256((const __m256i*)(const void*)(in + (int64_t)(T - 1 - i) * b->in_row))
-                     : _mm256_setzero_si256();
-    }
-    const __m256i L = lengths_256(b->lengths, j, E);
+    for (unsigned i = 0; i < P; i++)
+        x[i] = _mm256_load_si256((const __m256i*)(const void*)(packed + (P - 1 - i) * row_bytes));
+    const __m256i L = lengths_256(lengths, 0, E);
     const __m256i d = sub_256(set1_256(T, E), L, E);
 #pragma GCC unroll 8
     for (unsigned k = 1; k < P; k <<= 1) {
@@ -295,12 +289,14 @@ KERNEL_256 void column_256(const dml_cpu_select_block* b, uint64_t j, size_t E, 
         for (unsigned a = 0; a + k < P; a++)
             x[a] = _mm256_blendv_epi8(x[a], x[a + k], m);
     }
+    const unsigned char* straight = packed + (P - T) * row_bytes;
 #pragma GCC unroll 64
     for (unsigned a = 0; a < P; a++) {
         if (a >= T)
             break;
-        const __m256i v = _mm256_blendv_epi8(straight[a], x[a], greater_256(L, set1_256(a, E), E));
-        __m256i* to = (__m256i*)(void*)(out + (int64_t)a * b->out_row);
+        const __m256i v = _mm256_blendv_epi8(_mm256_load_si256((const __m256i*)(const void*)(straight + a * row_bytes)),
+            x[a], greater_256(L, set1_256(a, E), E));
+        __m256i* to = (__m256i*)(void*)(out + (int64_t)a * out_row);
         if (stream)
             _mm256_stream_si256(to, v);
         else
@@ -310,12 +306,23 @@ KERNEL_256 void column_256(const dml_cpu_select_block* b, uint64_t j, size_t E, 
 
 KERNEL_256 uint64_t select_avx2(const dml_cpu_select_block* b, size_t E, unsigned P)
 {
-    const uint64_t lanes = 32 / E;
+    const uint64_t T = b->T, vectors = b->cols * E / 32;
+    const uint64_t chunk = DML_CPU_SELECT_SCRATCH_BYTES / (P * 32);
     const int stream = b->stream && ((uintptr_t)b->out & 31) == 0 && (b->out_row & 31) == 0;
-    uint64_t j = 0;
-    for (; j + lanes <= b->cols; j += lanes)
-        column_256(b, j, E, P, stream);
-    return j;
+    for (uint64_t v0 = 0; v0 < vectors; v0 += chunk) { /* as select_avx512 */
+        const uint64_t n = vectors - v0 < chunk ? vectors - v0 : chunk, row_bytes = n * 32;
+        for (uint64_t r = 0; r < P; r++) {
+            unsigned char* to = b->scratch + r * row_bytes;
+            const unsigned char* from = b->in + (int64_t)(r - (P - T)) * b->in_row + v0 * 32;
+            for (uint64_t x = 0; x < row_bytes; x += 32)
+                _mm256_store_si256((__m256i*)(void*)(to + x),
+                    r < P - T ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i*)(const void*)(from + x)));
+        }
+        for (uint64_t v = 0; v < n; v++)
+            column_256(b->scratch + v * 32, row_bytes, b->lengths + (v0 + v) * 32 / E, b->out + (v0 + v) * 32,
+                b->out_row, T, E, P, stream);
+    }
+    return vectors * 32 / E;
 }
 
 DML_TARGET_AVX2 uint64_t dml_cpu_select_avx2(const dml_cpu_select_block* b, size_t E)
