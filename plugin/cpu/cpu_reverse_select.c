@@ -37,6 +37,22 @@
         : (b)->T <= 32 ? select(b, E, 32)                                                          \
                        : select(b, E, 64))
 
+/* While row `row` of the block is packed, the row PREFETCH_ROWS further
+ * down, if the block has it: the hardware's prefetchers lose track of 16 and
+ * more rows read in turn (+10% at 64 MiB). Not further ahead: rows a power of
+ * two apart share cache sets, and a few rows of one column fill a set. */
+#define PREFETCH_ROWS 4
+
+static inline void prefetch_ahead(const unsigned char* from, int64_t in_row, uint64_t row, uint64_t T,
+    uint64_t bytes)
+{
+    if (row + PREFETCH_ROWS >= T)
+        return;
+    const unsigned char* p = from + PREFETCH_ROWS * in_row;
+    for (uint64_t x = 0; x < bytes; x += 64)
+        __builtin_prefetch(p + x);
+}
+
 #ifdef DML_CPU_AVX512
 
 /* The lengths of 64 / E columns starting at column j, in lanes of E bytes. */
@@ -166,7 +182,9 @@ KERNEL_512 uint64_t select_avx512(const dml_cpu_select_block* b, size_t E, unsig
                     _mm512_store_si512(to + x, _mm512_setzero_si512());
                 continue;
             }
-            const unsigned char* from = b->in + (int64_t)(r - (P - T)) * b->in_row + v0 * 64;
+            const uint64_t row = r - (P - T);
+            const unsigned char* from = b->in + (int64_t)row * b->in_row + v0 * 64;
+            prefetch_ahead(from, b->in_row, row, b->T, row_bytes);
             for (uint64_t x = 0; x < row_bytes; x += 64)
                 _mm512_store_si512(to + x, _mm512_loadu_si512(from + x));
         }
@@ -314,6 +332,8 @@ KERNEL_256 uint64_t select_avx2(const dml_cpu_select_block* b, size_t E, unsigne
         for (uint64_t r = 0; r < P; r++) {
             unsigned char* to = b->scratch + r * row_bytes;
             const unsigned char* from = b->in + (int64_t)(r - (P - T)) * b->in_row + v0 * 32;
+            if (r >= P - T)
+                prefetch_ahead(from, b->in_row, r - (P - T), T, row_bytes);
             for (uint64_t x = 0; x < row_bytes; x += 32)
                 _mm256_store_si256((__m256i*)(void*)(to + x),
                     r < P - T ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i*)(const void*)(from + x)));
