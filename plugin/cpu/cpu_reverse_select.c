@@ -99,6 +99,16 @@ KERNEL_512 __m512i sub_512(__m512i x, __m512i y, size_t E)
     }
 }
 
+KERNEL_512 __m512i add_512(__m512i x, __m512i y, size_t E)
+{
+    switch (E) {
+    case 1: return _mm512_add_epi8(x, y);
+    case 2: return _mm512_add_epi16(x, y);
+    case 4: return _mm512_add_epi32(x, y);
+    default: return _mm512_add_epi64(x, y);
+    }
+}
+
 /* Lanes where x & y != 0. */
 KERNEL_512 __mmask64 test_512(__m512i x, __m512i y, size_t E)
 {
@@ -152,17 +162,18 @@ KERNEL_512 void column_512(const unsigned char* packed, uint64_t row_bytes, cons
             x[a] = select_512(x[a], m, x[a + k], E);
     }
     const unsigned char* straight = packed + (P - T) * row_bytes;
+    const __m512i one = set1_512(1, E);
+    __m512i row = _mm512_setzero_si512(); /* a in every lane */
 #pragma GCC unroll 64
-    for (unsigned a = 0; a < P; a++) {
+    for (unsigned a = 0; a < P; a++, straight += row_bytes, out += out_row) {
         if (a >= T)
             break;
-        const __m512i v = select_512(_mm512_load_si512(straight + a * row_bytes), greater_512(L, set1_512(a, E), E),
-            x[a], E);
-        void* to = out + (int64_t)a * out_row;
+        const __m512i v = select_512(_mm512_load_si512(straight), greater_512(L, row, E), x[a], E);
+        row = add_512(row, one, E);
         if (stream)
-            _mm512_stream_si512(to, v);
+            _mm512_stream_si512((void*)out, v);
         else
-            _mm512_storeu_si512(to, v);
+            _mm512_storeu_si512(out, v);
     }
 }
 
@@ -188,9 +199,13 @@ KERNEL_512 uint64_t select_avx512(const dml_cpu_select_block* b, size_t E, unsig
             for (uint64_t x = 0; x < row_bytes; x += 64)
                 _mm512_store_si512(to + x, _mm512_loadu_si512(from + x));
         }
-        for (uint64_t v = 0; v < n; v++)
-            column_512(b->scratch + v * 64, row_bytes, b->lengths + (v0 + v) * 64 / E, b->out + (v0 + v) * 64,
-                b->out_row, T, E, P, stream);
+        for (uint64_t v = 0; v < n; v++) /* stream as a constant: one loop each */
+            if (stream)
+                column_512(b->scratch + v * 64, row_bytes, b->lengths + (v0 + v) * 64 / E, b->out + (v0 + v) * 64,
+                    b->out_row, T, E, P, 1);
+            else
+                column_512(b->scratch + v * 64, row_bytes, b->lengths + (v0 + v) * 64 / E, b->out + (v0 + v) * 64,
+                    b->out_row, T, E, P, 0);
     }
     return vectors * 64 / E;
 }
@@ -268,6 +283,16 @@ KERNEL_256 __m256i sub_256(__m256i x, __m256i y, size_t E)
     }
 }
 
+KERNEL_256 __m256i add_256(__m256i x, __m256i y, size_t E)
+{
+    switch (E) {
+    case 1: return _mm256_add_epi8(x, y);
+    case 2: return _mm256_add_epi16(x, y);
+    case 4: return _mm256_add_epi32(x, y);
+    default: return _mm256_add_epi64(x, y);
+    }
+}
+
 KERNEL_256 __m256i equal_256(__m256i x, __m256i y, size_t E)
 {
     switch (E) {
@@ -308,17 +333,19 @@ KERNEL_256 void column_256(const unsigned char* packed, uint64_t row_bytes, cons
             x[a] = _mm256_blendv_epi8(x[a], x[a + k], m);
     }
     const unsigned char* straight = packed + (P - T) * row_bytes;
+    const __m256i one = set1_256(1, E);
+    __m256i row = _mm256_setzero_si256(); /* a in every lane */
 #pragma GCC unroll 64
-    for (unsigned a = 0; a < P; a++) {
+    for (unsigned a = 0; a < P; a++, straight += row_bytes, out += out_row) {
         if (a >= T)
             break;
-        const __m256i v = _mm256_blendv_epi8(_mm256_load_si256((const __m256i*)(const void*)(straight + a * row_bytes)),
-            x[a], greater_256(L, set1_256(a, E), E));
-        __m256i* to = (__m256i*)(void*)(out + (int64_t)a * out_row);
+        const __m256i v = _mm256_blendv_epi8(_mm256_load_si256((const __m256i*)(const void*)straight), x[a],
+            greater_256(L, row, E));
+        row = add_256(row, one, E);
         if (stream)
-            _mm256_stream_si256(to, v);
+            _mm256_stream_si256((__m256i*)(void*)out, v);
         else
-            _mm256_storeu_si256(to, v);
+            _mm256_storeu_si256((__m256i*)(void*)out, v);
     }
 }
 
@@ -339,8 +366,12 @@ KERNEL_256 uint64_t select_avx2(const dml_cpu_select_block* b, size_t E, unsigne
                     r < P - T ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i*)(const void*)(from + x)));
         }
         for (uint64_t v = 0; v < n; v++)
-            column_256(b->scratch + v * 32, row_bytes, b->lengths + (v0 + v) * 32 / E, b->out + (v0 + v) * 32,
-                b->out_row, T, E, P, stream);
+            if (stream)
+                column_256(b->scratch + v * 32, row_bytes, b->lengths + (v0 + v) * 32 / E, b->out + (v0 + v) * 32,
+                    b->out_row, T, E, P, 1);
+            else
+                column_256(b->scratch + v * 32, row_bytes, b->lengths + (v0 + v) * 32 / E, b->out + (v0 + v) * 32,
+                    b->out_row, T, E, P, 0);
     }
     return vectors * 32 / E;
 }
