@@ -12,14 +12,15 @@
  * input rows stay in cache, so memory sees each byte once.
  *
  * Runs of columns with one length (all full, all zero) are row copies. Mixed
- * blocks of contiguous rows are first packed on the stack; then, for axes of
- * up to DML_CPU_SELECT_MAX_T rows, vector selects between the packed rows
- * keyed by the lengths (cpu_reverse_select.c, AVX-512 or AVX2, every element
- * size); for longer axes 8 columns at a time (AVX2, 4- and 8-byte elements):
- * when all 8 take the straight source (L <= a) or the same reversed row (one
- * L, a < L), one vector load; otherwise a gather of the 8 source rows. Other
- * strides, the columns left after the last whole vector, and CPUs without
- * AVX2 take the portable loop over the same blocks.
+ * blocks of contiguous rows, when the axis has at most DML_CPU_SELECT_MAX_T
+ * rows and the whole axis is written: vector selects that reverse every
+ * column of a vector at once (cpu_reverse_select.c, AVX-512 or AVX2, every
+ * element size), over blocks of whole 64-byte vectors. Otherwise the block is
+ * packed on the stack and, for 4- and 8-byte elements with AVX2, written 8
+ * columns at a time: when all 8 take the straight source (L <= a) or the same
+ * reversed row (one L, a < L), one vector load; otherwise a gather of the 8
+ * source rows. Other strides, the columns after the last whole vector, and
+ * CPUs without AVX2 take the portable loop over the same blocks.
  */
 #include "cpu_reverse_block.h"
 
@@ -323,13 +324,16 @@ void dml_cpu_reverse_block(const dml_plan* p, const dml_plan_args* args, const d
         return;
     const int wide = p->lengths_element_size == 8;
     const int stream = p->element_count * p->element_size >= STREAM_MIN_BYTES;
+    void (*run)(const dml_plan*, const dml_plan_args*, const dml_cpu_block_origin*, uint64_t, uint64_t, uint64_t,
+        uint64_t, int);
     switch (p->element_size) {
-    case 1: (wide ? reverse_block_1_8 : reverse_block_1_4)(p, args, origin, a_begin, a_end, j_begin, j_end, stream); break;
-    case 2: (wide ? reverse_block_2_8 : reverse_block_2_4)(p, args, origin, a_begin, a_end, j_begin, j_end, stream); break;
-    case 4: (wide ? reverse_block_4_8 : reverse_block_4_4)(p, args, origin, a_begin, a_end, j_begin, j_end, stream); break;
-    case 8: (wide ? reverse_block_8_8 : reverse_block_8_4)(p, args, origin, a_begin, a_end, j_begin, j_end, stream); break;
-    default: break;
+    case 1: run = wide ? reverse_block_1_8 : reverse_block_1_4; break;
+    case 2: run = wide ? reverse_block_2_8 : reverse_block_2_4; break;
+    case 4: run = wide ? reverse_block_4_8 : reverse_block_4_4; break;
+    case 8: run = wide ? reverse_block_8_8 : reverse_block_8_4; break;
+    default: return;
     }
+    run(p, args, origin, a_begin, a_end, j_begin, j_end, stream);
 #ifdef DML_CPU_AVX2
     if (stream) /* non-temporal stores are visible to other threads after the fence */
         _mm_sfence();

@@ -1,7 +1,7 @@
 /*
  * cpu_reverse_select.h — the vector kernels of the column-block reversal
- * (cpu_reverse_block.c) for short axes: output row a of a packed block is
- * built by vector selects between the block's input rows, keyed by each
+ * (cpu_reverse_block.c) for short axes: the columns of a vector are reversed
+ * together by vector selects between the block's input rows, keyed by each
  * column's length (see the .c file).
  */
 #ifndef DML_CPU_REVERSE_SELECT_H
@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The longest axis the select kernels take: output row a costs T - a selects
- * per vector, so their work grows with T while a gather's does not. */
+/* The longest axis the select kernels take: they hold T rounded up to a
+ * power of two rows of one vector (64 rows: 4 KiB, already spilled to the
+ * stack), and their work per output vector grows as log2 of it. */
 #define DML_CPU_SELECT_MAX_T 64u
 
 /* The kernels' buffer for packed rows (on the caller's stack). */
