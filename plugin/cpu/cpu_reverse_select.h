@@ -27,7 +27,7 @@ typedef struct dml_cpu_select_block {
     const uint32_t* lengths;   /* the cols columns' lengths, clamped to T */
     uint64_t T, cols;
     unsigned char* scratch;    /* DML_CPU_SELECT_SCRATCH_BYTES, 64-byte aligned */
-    int stream;                /* non-temporal stores where the rows are aligned */
+    int stream;                /* non-temporal stores where the rows are aligned (AVX-512) */
 } dml_cpu_select_block;
 
 /* Write all T output rows of the block (T <= DML_CPU_SELECT_MAX_T) for its

@@ -415,10 +415,10 @@ START_TEST(test_reverse_column_selects)
 }
 END_TEST
 
-/* Outputs of 32 MiB and more are written by the selects with non-temporal
- * stores when the rows are 64-byte aligned ([16, C] 1-byte, C a multiple of
- * 64, buffers aligned): whole, and split over columns by a pool. Skipped in
- * the quick (valgrind) runs: 32 M elements through the reference. */
+/* Outputs of 32 MiB and more are written by the AVX-512 selects with
+ * non-temporal stores when the rows are 64-byte aligned ([16, C] 1-byte, C a
+ * multiple of 64, buffers aligned): whole, and split over columns by a pool.
+ * Skipped in the quick (valgrind) runs: 32 M elements through the reference. */
 START_TEST(test_reverse_column_selects_streamed)
 {
     const char* quick = getenv("DML_TEST_QUICK");
