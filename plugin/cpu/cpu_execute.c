@@ -251,6 +251,11 @@ uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
     return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
 }
 
+int dml_cpu_output_streams(uint64_t bytes)
+{
+    return bytes >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 /* memcpy with 16-byte non-temporal stores (the caller fences). */
@@ -612,7 +617,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const uint64_t tile_rows = tiled && p->in_strides[inner - 1] == 1 && os == 1
         ? DML_CPU_TRANSPOSE_RUN_BYTES / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
-    t_stream = p->element_count * E >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+    t_stream = dml_cpu_output_streams(p->element_count * E);
     t_forward_avx512 = !t_stream && (E == 1 || p->element_count * E <= FORWARD_AVX512_MAX_BYTES);
 
     walk w;

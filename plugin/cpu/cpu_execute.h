@@ -22,6 +22,10 @@
  * dispatches run. */
 uint64_t dml_cpu_stream_min_bytes(uint64_t bytes);
 
+/* Whether an output of this many bytes is written with non-temporal stores
+ * (by every executor: rows, transposes and column blocks). */
+int dml_cpu_output_streams(uint64_t bytes);
+
 /* Executes flat output indices [begin, end) of the plan (end <= element_count).
  * Does nothing for an element size other than 1, 2, 4 or 8. */
 void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end);

@@ -11,16 +11,25 @@
  * once, then every output row of the block is written while the block's
  * input rows stay in cache, so memory sees each byte once.
  *
- * Runs of columns with one length (all full, all zero) are row copies. In
- * mixed blocks, 8 columns at a time (AVX2, 4- and 8-byte elements): when
- * all 8 take the straight source (L <= a) or the same reversed row (one L,
- * a < L), one vector load; otherwise a gather of the 8 source rows. Other
- * element sizes and strides take the portable loop over the same blocks.
+ * Runs of columns with one length (all full, all zero) are row copies. Mixed
+ * blocks of contiguous rows, when the axis has at most DML_CPU_SELECT_MAX_T
+ * rows and the whole axis is written: vector selects that reverse every
+ * column of a vector at once (cpu_reverse_select.c, AVX-512 or AVX2, every
+ * element size), over blocks of whole 64-byte vectors. Otherwise the block is
+ * packed on the stack and, for 4- and 8-byte elements with AVX2, written 8
+ * columns at a time: when all 8 take the straight source (L <= a) or the same
+ * reversed row (one L, a < L), one vector load; otherwise a gather of the 8
+ * source rows. Other strides, the columns after the last whole vector, and
+ * CPUs without AVX2 take the portable loop over the same blocks.
  */
 #include "cpu_reverse_block.h"
 
 #include <stddef.h>
 #include <string.h>
+
+#include "cpu_execute.h"
+#include "cpu_reverse_select.h"
+#include "cpu_simd.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
@@ -45,6 +54,15 @@ static uint64_t block_cols(uint64_t axis_size, uint64_t E)
     return cols / 8 * 8;
 }
 
+/* For the select kernels: whole 64-byte vectors of columns, so that only the
+ * last block of a row leaves columns to the portable loop (T <= 64: at least
+ * one vector fits). */
+static uint64_t select_block_cols(uint64_t axis_size, uint64_t E)
+{
+    const uint64_t lanes = 64 / E, cols = BLOCK_BYTES / (axis_size * E) / lanes * lanes;
+    return cols > BLOCK_MAX_COLS ? BLOCK_MAX_COLS : cols;
+}
+
 ALWAYS_INLINE uint32_t clamped_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
 {
     uint64_t length;
@@ -57,6 +75,30 @@ ALWAYS_INLINE uint32_t clamped_length(const byte* lengths, int64_t index, size_t
     }
     /* axis_size is a tensor size, so it fits in 32 bits. */
     return (uint32_t)(length < axis_size ? length : axis_size);
+}
+
+/* L[k] = the clamped length of column k, for count columns from lengths
+ * element `at`, ls apart. Contiguous lengths are clamped a vector at a time:
+ * 1-byte columns have 4 or 8 bytes of length each, and a branch per random
+ * length cost more than the selects. */
+ALWAYS_INLINE void clamp_lengths(uint32_t* L, const byte* lengths, int64_t at, int64_t ls, uint64_t count,
+    uint64_t axis_size, size_t LS)
+{
+    if (ls == 1) {
+        const byte* from = lengths + at * (int64_t)LS;
+        uint64_t k = 0;
+#ifdef DML_CPU_AVX2
+        if (have_avx512())
+            k = dml_cpu_clamp_lengths_avx512(L, from, count, (uint32_t)axis_size, LS);
+        else if (have_avx2())
+            k = dml_cpu_clamp_lengths_avx2(L, from, count, (uint32_t)axis_size, LS);
+#endif
+        for (; k < count; k++)
+            L[k] = clamped_length(from, (int64_t)k, LS, axis_size);
+        return;
+    }
+    for (uint64_t k = 0; k < count; k++)
+        L[k] = clamped_length(lengths, at + (int64_t)k * ls, LS, axis_size);
 }
 
 /* The block's geometry, in elements of the tensor each offset indexes. */
@@ -82,7 +124,6 @@ ALWAYS_INLINE void row_portable(const block* b, const byte* in, byte* out, uint6
     }
 }
 
-#include "cpu_simd.h"
 #ifdef DML_CPU_AVX2
 
 /* Output row a of a block with contiguous rows (is == os == 1), 4- or 8-byte
@@ -162,19 +203,28 @@ static int uniform(const uint32_t* L, uint64_t cols)
 }
 
 ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, const dml_cpu_block_origin* o,
-    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, size_t E, size_t LS)
+    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, size_t E, size_t LS, int stream)
 {
     const int inner = (int)p->rank - 1, axis = p->axis;
     const byte* in = args->input;
     byte* out = args->output;
     const byte* lengths = args->lengths;
     const int64_t ls = p->len_strides[inner], e = (int64_t)E;
-    const uint64_t T = p->axis_size, step = block_cols(T, E);
+    const uint64_t T = p->axis_size;
     uint32_t L[BLOCK_MAX_COLS];
-    _Alignas(64) byte scratch[BLOCK_BYTES];
     const block whole = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
         .os = p->out_strides[inner], .L = L };
     const int contiguous = whole.is == 1 && whole.os == 1;
+#ifdef DML_CPU_AVX2
+    /* Short axes, all rows (a range split inside the axis takes the loops
+     * below): vector selects, which pack the block themselves. */
+    const int selects = contiguous && T <= DML_CPU_SELECT_MAX_T && a_begin == 0 && a_end == T && have_avx2();
+#else
+    const int selects = 0;
+#endif
+    const uint64_t step = selects ? select_block_cols(T, E) : block_cols(T, E);
+    _Alignas(64) byte scratch[BLOCK_BYTES];
+    _Static_assert(BLOCK_BYTES >= DML_CPU_SELECT_SCRATCH_BYTES, "the select kernels pack into scratch");
     block b = whole;
     for (uint64_t j = j_begin; j < j_end; j += b.cols) {
         b.cols = j_end - j < step ? j_end - j : step;
@@ -182,8 +232,7 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
         const int64_t ji = (int64_t)j;
         b.in = o->in + ji * b.is;
         b.out = o->out + ji * b.os;
-        for (uint64_t k = 0; k < b.cols; k++)
-            L[k] = clamped_length(lengths, o->len + (ji + (int64_t)k) * ls, LS, T);
+        clamp_lengths(L, lengths, o->len + ji * ls, ls, b.cols, T, LS);
         if (contiguous && uniform(L, b.cols)) {
             /* One source row per output row: straight copies, as long as
              * the next columns keep the same length. */
@@ -204,6 +253,18 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
             }
             continue;
         }
+#ifdef DML_CPU_AVX2
+        if (selects) {
+            const dml_cpu_select_block kernel = { in + b.in * e, b.is_a * e, out + b.out * e, b.os_a * e, L, T,
+                b.cols, scratch, stream };
+            const uint64_t done = have_avx512() ? dml_cpu_select_avx512(&kernel, E)
+                                                : dml_cpu_select_avx2(&kernel, E);
+            if (done < b.cols)
+                for (uint64_t a = a_begin; a < a_end; a++)
+                    row_portable(&b, in, out, a, done, E);
+            continue;
+        }
+#endif
         const byte* source = in;
         if (contiguous && T * b.cols * E <= sizeof scratch) {
             /* The block's rows, packed: read in place, rows a power of two
@@ -230,9 +291,9 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
 
 #define DEFINE_BLOCK(E, LS)                                                                                       \
     static void reverse_block_##E##_##LS(const dml_plan* p, const dml_plan_args* args,                           \
-        const dml_cpu_block_origin* o, uint64_t a0, uint64_t a1, uint64_t j0, uint64_t j1)                        \
+        const dml_cpu_block_origin* o, uint64_t a0, uint64_t a1, uint64_t j0, uint64_t j1, int stream)            \
     {                                                                                                             \
-        reverse_block(p, args, o, a0, a1, j0, j1, E, LS);                                                         \
+        reverse_block(p, args, o, a0, a1, j0, j1, E, LS, stream);                                                 \
     }
 DEFINE_BLOCK(1, 4)
 DEFINE_BLOCK(2, 4)
@@ -258,11 +319,19 @@ void dml_cpu_reverse_block(const dml_plan* p, const dml_plan_args* args, const d
     if (a_begin >= a_end || j_begin >= j_end)
         return;
     const int wide = p->lengths_element_size == 8;
+    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
+    void (*run)(const dml_plan*, const dml_plan_args*, const dml_cpu_block_origin*, uint64_t, uint64_t, uint64_t,
+        uint64_t, int);
     switch (p->element_size) {
-    case 1: (wide ? reverse_block_1_8 : reverse_block_1_4)(p, args, origin, a_begin, a_end, j_begin, j_end); break;
-    case 2: (wide ? reverse_block_2_8 : reverse_block_2_4)(p, args, origin, a_begin, a_end, j_begin, j_end); break;
-    case 4: (wide ? reverse_block_4_8 : reverse_block_4_4)(p, args, origin, a_begin, a_end, j_begin, j_end); break;
-    case 8: (wide ? reverse_block_8_8 : reverse_block_8_4)(p, args, origin, a_begin, a_end, j_begin, j_end); break;
-    default: break;
+    case 1: run = wide ? reverse_block_1_8 : reverse_block_1_4; break;
+    case 2: run = wide ? reverse_block_2_8 : reverse_block_2_4; break;
+    case 4: run = wide ? reverse_block_4_8 : reverse_block_4_4; break;
+    case 8: run = wide ? reverse_block_8_8 : reverse_block_8_4; break;
+    default: return;
     }
+    run(p, args, origin, a_begin, a_end, j_begin, j_end, stream);
+#ifdef DML_CPU_AVX2
+    if (stream) /* non-temporal stores are visible to other threads after the fence */
+        _mm_sfence();
+#endif
 }

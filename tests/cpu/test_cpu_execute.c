@@ -481,6 +481,101 @@ START_TEST(test_reverse_column_blocks)
 }
 END_TEST
 
+/* The vector selects of short axes (cpu_reverse_select.c): axis sizes on
+ * both sides of each power of two the kernels round up to (1 .. 65, the cap
+ * 64 and past it), columns short of one vector, whole vectors, a tail after
+ * them, more than one packed chunk and more than one block; lengths random
+ * (0, 1, T - 1, T, past T, 2^32 - 1, 2^32 + 1) or cycling through 0, 1, T - 1,
+ * T, T + 5; 4- and 8-byte lengths; axis strides forwards and backwards. */
+START_TEST(test_reverse_column_selects)
+{
+    rng r = { 7100 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    static const uint64_t axis_sizes[] = { 1, 2, 3, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65 };
+    static const uint64_t columns[] = { 7, 64, 130, 1100 }; /* 1100: two blocks of 1-byte columns at T <= 16 */
+    static const layout in_kinds[] = { LAYOUT_PACKED, LAYOUT_NEGATIVE };
+    int count = 0;
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t ti = 0; ti < COUNT(axis_sizes); ti++)
+            for (size_t ci = 0; ci < COUNT(columns); ci++)
+                for (int cycled = 0; cycled <= 1; cycled++) {
+                    if (skip_combination())
+                        continue;
+                    const uint64_t T = axis_sizes[ti], n = columns[ci];
+                    /* Keep the case small: fewer columns for the longest axes. */
+                    if (T > 32 && n > 130 && element_sizes[e] < 8)
+                        continue;
+                    const uint64_t sizes[2] = { T, n }, values[] = { 0, 1, T - 1, T, T + 5 };
+                    case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2, .sizes = sizes,
+                        .element_size = element_sizes[e], .in_layout = in_kinds[count % COUNT(in_kinds)],
+                        .out_layout = count % 3 == 2 ? LAYOUT_NEGATIVE : LAYOUT_PACKED,
+                        .lengths_element_size = (count / 2) % 2 ? 8 : 4, .len_inner = 1, .axis = 0,
+                        .length_values = cycled ? values : NULL, .length_value_count = cycled ? COUNT(values) : 0 };
+                    test_case t;
+                    case_make(&t, &r, &spec);
+                    ck_assert(dml_cpu_reverse_block_applies(&t.plan));
+                    check_case(&t, &r, pool);
+                    case_free(&t);
+                    count++;
+                }
+    ck_assert_int_gt(count, 0);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
+/* Outputs of 32 MiB and more are written by the AVX-512 selects with
+ * non-temporal stores when the rows are 64-byte aligned ([16, C] 1-byte, C a
+ * multiple of 64, buffers aligned): whole, and split over columns by a pool.
+ * Skipped in the quick (valgrind) runs: 32 M elements through the reference. */
+START_TEST(test_reverse_column_selects_streamed)
+{
+    const char* quick = getenv("DML_TEST_QUICK");
+    if (quick && quick[0] && strcmp(quick, "0") != 0)
+        return;
+    rng r = { 7200 };
+    const uint64_t T = 16, n = ((uint64_t)2 << 20) + 64, count = T * n;
+    for (uint32_t lsize = 4; lsize <= 8; lsize += 4) {
+        dml_plan p = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2, .element_size = 1, .axis = 0,
+            .lengths_element_size = lsize, .element_count = count, .axis_size = T, .sizes = { T, n },
+            .in_strides = { (int64_t)n, 1 }, .out_strides = { (int64_t)n, 1 }, .len_strides = { 0, 1 } };
+        uint8_t* input = aligned_alloc(64, count);
+        uint8_t* output = aligned_alloc(64, count);
+        uint8_t* expected = aligned_alloc(64, count);
+        uint8_t* lengths = aligned_alloc(64, n * lsize);
+        ck_assert(input && output && expected && lengths);
+        for (uint64_t i = 0; i < count; i++)
+            input[i] = (uint8_t)rng_next(&r);
+        for (uint64_t k = 0; k < n; k++) {
+            const uint64_t length = (uint64_t)rng_range(&r, 0, (int64_t)T + 2);
+            if (lsize == 8)
+                memcpy(lengths + k * 8, &length, 8);
+            else
+                memcpy(lengths + k * 4, &(uint32_t){ (uint32_t)length }, 4);
+        }
+        const dml_plan_args args = { input, lengths, output, count, n * lsize, count };
+        dml_plan_args reference = args;
+        reference.output = expected;
+        reference_execute(&p, &reference, count, count);
+        cpu_pool* pool = cpu_pool_create(3);
+        ck_assert_ptr_nonnull(pool);
+        for (int split = 0; split <= 1; split++) {
+            memset(output, 0xA5, count);
+            if (split)
+                ck_assert_uint_gt(dml_cpu_execute(pool, &split_always, 3, &p, &args), 1);
+            else
+                dml_cpu_execute_range(&p, &args, 0, count);
+            ck_assert_msg(memcmp(output, expected, count) == 0, "lengths of %u bytes, split %d", lsize, split);
+        }
+        cpu_pool_destroy(pool);
+        free(input);
+        free(output);
+        free(expected);
+        free(lengths);
+    }
+}
+END_TEST
+
 /* A composed plan (core/plan_compose.c) may walk part of the reversal axis:
  * sizes[axis] < axis_size, lengths clamped to the whole axis, source rows
  * beyond the walked part. Found by the graph fuzzer: the column-block path
@@ -753,6 +848,8 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_transpose_packed_columns);
     tcase_add_test(plans, test_transpose_line_tiles);
     tcase_add_test(plans, test_reverse_column_blocks);
+    tcase_add_test(plans, test_reverse_column_selects);
+    tcase_add_test(plans, test_reverse_column_selects_streamed);
     tcase_add_test(plans, test_reverse_partial_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     return plans;
