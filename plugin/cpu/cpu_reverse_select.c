@@ -33,6 +33,16 @@
 #define KERNEL_512 DML_TARGET_AVX512 static inline __attribute__((always_inline))
 #define KERNEL_256 DML_TARGET_AVX2 static inline __attribute__((always_inline))
 
+/* Full unrolling keeps a column's P row vectors in registers. Sanitized
+ * builds keep the loops (same results): fully unrolled, UBSan's checks took
+ * clang minutes to compile this file. */
+#define DML_PRAGMA(text) _Pragma(#text)
+#ifdef DML_SANITIZED
+#define UNROLL(n)
+#else
+#define UNROLL(n) DML_PRAGMA(GCC unroll n)
+#endif
+
 /* One instantiation per element size and P. */
 #define SELECT_BY_P(select, b, E)                                                                  \
     ((b)->T <= 2 ? select(b, E, 2) : (b)->T <= 4 ? select(b, E, 4) : (b)->T <= 8 ? select(b, E, 8)        \
@@ -151,22 +161,22 @@ KERNEL_512 void column_512(const unsigned char* packed, uint64_t row_bytes, cons
 {
     /* x[i] = input row T - 1 - i, zeros past T */
     __m512i x[DML_CPU_SELECT_MAX_T];
-#pragma GCC unroll 64
+UNROLL(64)
     for (unsigned i = 0; i < P; i++)
         x[i] = _mm512_load_si512(packed + (P - 1 - i) * row_bytes);
     const __m512i L = lengths_512(lengths, 0, E);
     const __m512i d = sub_512(set1_512(T, E), L, E); /* T when L = 0: no row takes it */
-#pragma GCC unroll 8
+UNROLL(8)
     for (unsigned k = 1; k < P; k <<= 1) {
         const __mmask64 m = test_512(d, set1_512(k, E), E);
-#pragma GCC unroll 64
+UNROLL(64)
         for (unsigned a = 0; a + k < P; a++)
             x[a] = select_512(x[a], m, x[a + k], E);
     }
     const unsigned char* straight = packed + (P - T) * row_bytes;
     const __m512i one = set1_512(1, E);
     __m512i row = _mm512_setzero_si512(); /* a in every lane */
-#pragma GCC unroll 64
+UNROLL(64)
     for (unsigned a = 0; a < P; a++, straight += row_bytes, out += out_row) {
         if (a >= T)
             break;
@@ -323,23 +333,23 @@ KERNEL_256 void column_256(const unsigned char* packed, uint64_t row_bytes, cons
     unsigned char* out, int64_t out_row, uint64_t T, size_t E, unsigned P)
 {
     __m256i x[DML_CPU_SELECT_MAX_T];
-#pragma GCC unroll 64
+UNROLL(64)
     for (unsigned i = 0; i < P; i++)
         x[i] = _mm256_load_si256((const __m256i*)(const void*)(packed + (P - 1 - i) * row_bytes));
     const __m256i L = lengths_256(lengths, 0, E);
     const __m256i d = sub_256(set1_256(T, E), L, E);
-#pragma GCC unroll 8
+UNROLL(8)
     for (unsigned k = 1; k < P; k <<= 1) {
         const __m256i bit = set1_256(k, E);
         const __m256i m = equal_256(_mm256_and_si256(d, bit), bit, E);
-#pragma GCC unroll 64
+UNROLL(64)
         for (unsigned a = 0; a + k < P; a++)
             x[a] = _mm256_blendv_epi8(x[a], x[a + k], m);
     }
     const unsigned char* straight = packed + (P - T) * row_bytes;
     const __m256i one = set1_256(1, E);
     __m256i row = _mm256_setzero_si256(); /* a in every lane */
-#pragma GCC unroll 64
+UNROLL(64)
     for (unsigned a = 0; a < P; a++, straight += row_bytes, out += out_row) {
         if (a >= T)
             break;
