@@ -451,39 +451,12 @@ ALWAYS_INLINE void copy_rows_reversed(const dml_plan* p, const walk* w, const by
 }
 
 #if defined(__SSE2__)
-/* One round of a V x V transpose in 16-byte vectors: inside groups of 2d
- * vectors, vector i pairs with i + d and their unpacked low and high halves
- * (at `width` bytes) become vectors 2i and 2i + 1. Rounds with d = 1, 2, ..
- * V/2 and width E, 2E, .. 8 leave in vector k element k of every input
- * vector, in order. V and d are constants wherever this is inlined. */
-#define TRANSPOSE_ROUND(V, d, lo, hi)                                   \
-    do {                                                                \
-        __m128i t_[V];                                                  \
-        for (unsigned g_ = 0; g_ < (V); g_ += 2 * (d))                  \
-            for (unsigned i_ = 0; i_ < (d); i_++) {                     \
-                t_[g_ + 2 * i_] = lo(v[g_ + i_], v[g_ + i_ + (d)]);     \
-                t_[g_ + 2 * i_ + 1] = hi(v[g_ + i_], v[g_ + i_ + (d)]); \
-            }                                                           \
-        memcpy(v, t_, sizeof t_);                                       \
-    } while (0)
+#include "cpu_transpose_rounds.h"
 
+/* A 16/E x 16/E transpose of E-byte elements in 16-byte vectors. */
 ALWAYS_INLINE void transpose_vectors(__m128i* v, size_t E)
 {
-    if (E == 1) {
-        TRANSPOSE_ROUND(16, 1, _mm_unpacklo_epi8, _mm_unpackhi_epi8);
-        TRANSPOSE_ROUND(16, 2, _mm_unpacklo_epi16, _mm_unpackhi_epi16);
-        TRANSPOSE_ROUND(16, 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
-        TRANSPOSE_ROUND(16, 8, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
-    } else if (E == 2) {
-        TRANSPOSE_ROUND(8, 1, _mm_unpacklo_epi16, _mm_unpackhi_epi16);
-        TRANSPOSE_ROUND(8, 2, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
-        TRANSPOSE_ROUND(8, 4, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
-    } else if (E == 4) {
-        TRANSPOSE_ROUND(4, 1, _mm_unpacklo_epi32, _mm_unpackhi_epi32);
-        TRANSPOSE_ROUND(4, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
-    } else {
-        TRANSPOSE_ROUND(2, 1, _mm_unpacklo_epi64, _mm_unpackhi_epi64);
-    }
+    DML_TRANSPOSE_LANES(__m128i, _mm_, v, E);
 }
 
 /* out[(r * os2 + c) * E] = in[(r + c * is) * E] for a V x V tile: input

@@ -13,42 +13,18 @@
 
 #include <string.h>
 
+#include "cpu_transpose_rounds.h"
+
 #ifdef DML_CPU_AVX512
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef unsigned char byte;
 
-/* One round of V x V transposes in each 16-byte lane (cpu_execute.c's
- * TRANSPOSE_ROUND on 512-bit vectors). */
-#define TRANSPOSE_ROUND_512(V, d, lo, hi)                               \
-    do {                                                                \
-        __m512i t_[V];                                                  \
-        for (unsigned g_ = 0; g_ < (V); g_ += 2 * (d))                  \
-            for (unsigned i_ = 0; i_ < (d); i_++) {                     \
-                t_[g_ + 2 * i_] = lo(v[g_ + i_], v[g_ + i_ + (d)]);     \
-                t_[g_ + 2 * i_ + 1] = hi(v[g_ + i_], v[g_ + i_ + (d)]); \
-            }                                                           \
-        memcpy(v, t_, sizeof t_);                                       \
-    } while (0)
-
+/* Four 16-byte-lane transposes side by side. */
 DML_TARGET_AVX512 ALWAYS_INLINE void transpose_lanes(__m512i* v, size_t E)
 {
-    if (E == 1) {
-        TRANSPOSE_ROUND_512(16, 1, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8);
-        TRANSPOSE_ROUND_512(16, 2, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16);
-        TRANSPOSE_ROUND_512(16, 4, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32);
-        TRANSPOSE_ROUND_512(16, 8, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64);
-    } else if (E == 2) {
-        TRANSPOSE_ROUND_512(8, 1, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16);
-        TRANSPOSE_ROUND_512(8, 2, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32);
-        TRANSPOSE_ROUND_512(8, 4, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64);
-    } else if (E == 4) {
-        TRANSPOSE_ROUND_512(4, 1, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32);
-        TRANSPOSE_ROUND_512(4, 2, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64);
-    } else {
-        TRANSPOSE_ROUND_512(2, 1, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64);
-    }
+    DML_TRANSPOSE_LANES(__m512i, _mm512_, v, E);
 }
 
 #define LOAD16(p) _mm_loadu_si128((const __m128i*)(const void*)(p))
