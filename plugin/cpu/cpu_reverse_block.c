@@ -193,6 +193,29 @@ static int gather_fits(const block* b, uint64_t axis_size)
 }
 #endif
 
+/* Asks the caches for the block of `cols` columns at input element `at`
+ * (T rows) and its lengths, one block before it is read: the block's rows
+ * are T streams a large power of two apart, more than the hardware's
+ * prefetchers follow, so without it the packing waits on memory ([16, 4M]
+ * 1-byte, random lengths, one thread: 0.57-0.79x memcpy without, 0.89-0.97x
+ * with). Only for outputs of PREFETCH_MIN_BYTES and more: below, the
+ * tensor stays in L2 or close to it, and the prefetches cost more time than
+ * they save (1 MiB ran about 10% slower with them, 4 MiB 5% faster). */
+#define PREFETCH_MIN_BYTES ((uint64_t)4 << 20)
+ALWAYS_INLINE void prefetch_block(const byte* in, int64_t at, int64_t is_a, uint64_t T, const byte* lengths,
+    int64_t len_at, int64_t ls, uint64_t cols, size_t E, size_t LS)
+{
+    const int64_t e = (int64_t)E;
+    for (uint64_t r = 0; r < T; r++) {
+        const byte* row = in + (at + (int64_t)r * is_a) * e;
+        for (uint64_t x = 0; x < cols * E; x += 64)
+            __builtin_prefetch(row + x, 0, 2);
+    }
+    if (ls == 1)
+        for (uint64_t x = 0; x < cols * LS; x += 64)
+            __builtin_prefetch(lengths + len_at * (int64_t)LS + (int64_t)x, 0, 2);
+}
+
 /* Whether every column of the block has the same length. */
 static int uniform(const uint32_t* L, uint64_t cols)
 {
@@ -215,6 +238,7 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
     const block whole = { .is_a = p->in_strides[axis], .os_a = p->out_strides[axis], .is = p->in_strides[inner],
         .os = p->out_strides[inner], .L = L };
     const int contiguous = whole.is == 1 && whole.os == 1;
+    const int prefetch = contiguous && p->element_count * E >= PREFETCH_MIN_BYTES;
 #ifdef DML_CPU_AVX2
     /* Short axes, all rows (a range split inside the axis takes the loops
      * below): vector selects, which pack the block themselves. */
@@ -232,6 +256,10 @@ ALWAYS_INLINE void reverse_block(const dml_plan* p, const dml_plan_args* args, c
         const int64_t ji = (int64_t)j;
         b.in = o->in + ji * b.is;
         b.out = o->out + ji * b.os;
+        if (prefetch && j + b.cols < j_end) {
+            const uint64_t next = j + b.cols, cols = j_end - next < step ? j_end - next : step;
+            prefetch_block(in, o->in + (int64_t)next, b.is_a, T, lengths, o->len + (int64_t)next * ls, ls, cols, E, LS);
+        }
         clamp_lengths(L, lengths, o->len + ji * ls, ls, b.cols, T, LS);
         if (contiguous && uniform(L, b.cols)) {
             /* One source row per output row: straight copies, as long as
