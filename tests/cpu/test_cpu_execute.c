@@ -576,6 +576,62 @@ START_TEST(test_reverse_column_selects_streamed)
 }
 END_TEST
 
+/* The executor's stack buffers (transpose packs, column blocks, staging for
+ * streamed rows) on a thread with a small stack: each plan below runs whole
+ * on a thread of SMALL_STACK_BYTES, below which its guard page would end
+ * the test. docs/contract.md promises hosts 64 KiB for a whole dispatch;
+ * this leaves 16 KiB of it to the API's own frames. Sanitized builds have
+ * larger frames: they run on 256 KiB. */
+#ifdef DML_SANITIZED
+#define SMALL_STACK_BYTES ((size_t)256 * 1024)
+#else
+#define SMALL_STACK_BYTES ((size_t)48 * 1024)
+#endif
+
+static void* execute_whole(void* context)
+{
+    test_case* t = context;
+    dml_plan_args args = case_args(t);
+    dml_cpu_execute_range(&t->plan, &args, 0, t->plan.element_count);
+    return NULL;
+}
+
+START_TEST(test_small_stack)
+{
+    rng r = { 7300 };
+    static const uint64_t square[2] = { 256, 256 }, columns[2] = { 16, 4096 }, long_axis[2] = { 100, 300 };
+    static const int64_t transposed[2] = { 1, 256 }, stride2[2] = { 600, -2 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (int which = 0; which < 5; which++) {
+            case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = element_sizes[e],
+                .sizes = square, .in_strides = transposed };
+            if (which == 1 || which == 2) { /* column blocks: vector selects, packed blocks */
+                spec = (case_spec){ .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 2,
+                    .element_size = element_sizes[e], .sizes = which == 1 ? columns : long_axis,
+                    .lengths_element_size = 4, .len_inner = 1, .axis = 0 };
+            } else if (which >= 3) { /* stride -2 rows, staged when streamed */
+                spec.in_strides = stride2;
+            }
+            test_case t;
+            case_make(&t, &r, &spec);
+            case_reset_output(&t);
+            const uint64_t saved = which == 4 ? dml_cpu_stream_min_bytes(0) : 0;
+            pthread_attr_t attr;
+            pthread_t thread;
+            ck_assert_int_eq(pthread_attr_init(&attr), 0);
+            ck_assert_int_eq(pthread_attr_setstacksize(&attr, SMALL_STACK_BYTES), 0);
+            ck_assert_int_eq(pthread_create(&thread, &attr, execute_whole, &t), 0);
+            ck_assert_int_eq(pthread_join(thread, NULL), 0);
+            pthread_attr_destroy(&attr);
+            if (which == 4)
+                dml_cpu_stream_min_bytes(saved);
+            const char* diff = case_compare(&t);
+            ck_assert_msg(diff[0] == 0, "plan %d, %u-byte elements: %s", which, element_sizes[e], diff);
+            case_free(&t);
+        }
+}
+END_TEST
+
 /* A composed plan (core/plan_compose.c) may walk part of the reversal axis:
  * sizes[axis] < axis_size, lengths clamped to the whole axis, source rows
  * beyond the walked part. Found by the graph fuzzer: the column-block path
@@ -850,6 +906,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_column_blocks);
     tcase_add_test(plans, test_reverse_column_selects);
     tcase_add_test(plans, test_reverse_column_selects_streamed);
+    tcase_add_test(plans, test_small_stack);
     tcase_add_test(plans, test_reverse_partial_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     return plans;
