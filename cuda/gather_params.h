@@ -15,7 +15,8 @@
 #define DML_CUDA_ITEMS 4        /* independent elements per thread, to keep loads in flight */
 #define DML_CUDA_BLOCK 256      /* threads per block, at most */
 /* Blocks of DML_CUDA_BLOCK threads resident per SM: the kernels are compiled
- * for it (at most 64 registers), and grids are sized to it. */
+ * for it (at most 64 registers), and grids are sized to it; the gather
+ * kernels per path, DML_GATHER_BLOCKS_PER_SM below. */
 #define DML_CUDA_BLOCKS_PER_SM 4
 #define DML_CUDA_VECTOR_BYTES 16
 
@@ -40,6 +41,23 @@ typedef enum dml_cuda_reverse {
     DML_CUDA_REVERSE_OUTER = 1, /* the axis is an outer dimension (axis < outer_rank) */
     DML_CUDA_REVERSE_ROW = 2    /* the axis is the row, the inner dimension (axis == outer_rank) */
 } dml_cuda_reverse;
+
+/* Blocks resident per SM that the gather kernel of a path is compiled for
+ * (its __launch_bounds__, kernels.cu) and whose grid the launcher sizes to
+ * (launch.c): the register budget of a thread is 65536 / (256 * blocks).
+ * Every vector path keeps its DML_CUDA_ITEMS 16-byte loads in flight; those
+ * that cannot hold them in 64 registers (ptxas spilled, on sm_80, sm_90 or
+ * sm_100: with 64-bit indexing, REVERSE_SUBSEQUENCES, whose 64-bit row
+ * arithmetic surrounds the dependent length load, and 8-byte elements, whose
+ * offsets and edge elements are 64-bit; REVERSE_SUBSEQUENCES along the row,
+ * each vector from two windows, with 8-byte elements) run 2 blocks of 128
+ * registers a thread instead. A constant expression: usable in templates. */
+#define DML_GATHER_BLOCKS_PER_SM(mode, element_size, wide, reverse)                                             \
+    (((mode) == DML_CUDA_MODE_VECTOR || (mode) == DML_CUDA_MODE_VECTOR_REVERSED) &&                            \
+            (((wide) && ((reverse) != DML_CUDA_REVERSE_NONE || (element_size) == 8)) ||                        \
+                ((reverse) == DML_CUDA_REVERSE_ROW && (element_size) == 8))                                    \
+        ? 2                                                                                                    \
+        : DML_CUDA_BLOCKS_PER_SM)
 
 /* TILED mode: a block moves square tiles of DML_TILE x DML_TILE elements,
  * DML_TILE_ROWS tile rows per pass of its DML_CUDA_BLOCK threads (so each

@@ -17,7 +17,8 @@
 #include "tile_staged.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
-__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GATHER_BLOCKS_PER_SM(Mode, ElementSize, Wide, Reverse))
+dml_gather_kernel(const dml_gather_params params)
 {
     dml_gather_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, ElementSize, Mode, Wide, Reverse,
         OuterRank);

@@ -219,7 +219,7 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
      * stays below 2^31, so 32-bit item numbers below count < 2^31 never
      * wrap (gather_thread.h's narrow loop). */
     uint64_t sms = sm_count == 0 ? 1 : sm_count < 65536 ? sm_count : 65536;
-    uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
+    uint64_t resident = sms * DML_GATHER_BLOCKS_PER_SM(launch->mode, e, launch->wide, launch->reverse);
     if (launch->mode == DML_CUDA_MODE_TILED) {
         /* One tile per block per pass, full blocks (a tile needs them all). */
         const uint64_t tiled_resident = sms * DML_TILE_BLOCKS_PER_SM;
