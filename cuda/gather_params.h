@@ -67,14 +67,11 @@ typedef enum dml_cuda_reverse {
 #define DML_TILE_ROWS (DML_CUDA_BLOCK / DML_TILE)
 #define DML_TILE_PITCH (DML_TILE + 1)
 #define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
-/* Tiled blocks resident per SM: the tiled kernels are compiled for it (at
- * most 85 registers: a staged tile's row arithmetic for its loads in
- * flight), and their grids are sized to it. */
+/* Tiled blocks resident per SM as far as registers go: the tiled kernels
+ * are compiled for it (at most 85 registers: a staged tile's row arithmetic
+ * for its loads in flight). The launcher takes the least of it and what
+ * the SM's shared memory holds of the launch's tiles (launch.c). */
 #define DML_TILE_BLOCKS_PER_SM 3
-/* The shared memory of a tiled block: the square tile's, or a staged
- * tile's (tile_staged.h) rows. 40 KiB: static, and DML_TILE_BLOCKS_PER_SM
- * blocks fit an SM of every architecture built (164 KiB on sm_80). */
-#define DML_TILE_SHARED_BYTES (40 * 1024)
 /* TILED REVERSE_SUBSEQUENCES: the values of `axis` that name the tile's
  * own sides (batch dimensions are 0 .. outer_rank - 1). */
 #define DML_TILE_AXIS_INNER(p) ((int32_t)(p)->outer_rank)
@@ -145,7 +142,8 @@ typedef struct dml_gather_params {
     /* Tile shape: tile_inner x tile_across elements (DML_TILE x DML_TILE
      * for square tiles). Staged tiles (tile_staged != 0, tile_staged.h):
      * stage_pitch words of shared memory per tile row; stage_loads and
-     * stage_stores warp instructions per tile row in each phase. */
+     * stage_stores warp instructions per tile row in each phase. A block's
+     * shared memory is the tile's: the launch's shared_bytes (launch.h). */
     uint32_t tile_inner, tile_across;
     uint32_t tile_staged, stage_pitch, stage_loads, stage_stores;
 
