@@ -147,8 +147,8 @@ static uint64_t wave_fill(const staged_problem* q, const staged_shape* s)
 
 /* The fewest elements (of e bytes) a staged tile row may be cut to, when the
  * longest that shared memory holds is `most`: DML_TILE_MIN_ROW_BYTES of
- * input, or half the longest if that is shorter (1- to 8-byte elements: 188,
- * 380, 764, 764 bytes with 48 KiB tiles), so that 1- and 2-byte elements,
+ * input, or half the longest if that is shorter (1- to 8-byte elements: 189,
+ * 380, 764, 768 bytes with 48 KiB tiles), so that 1- and 2-byte elements,
  * whose tiles are 128 and 64 rows tall, can still be cut for more tiles. */
 uint64_t dml_tile_shortest_row(uint64_t most, uint32_t e)
 {
