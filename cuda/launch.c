@@ -130,19 +130,28 @@ static uint64_t staged_slots(const staged_problem* q, const staged_shape* s)
     return (uint64_t)q->limits->sm_count * s->blocks_per_sm;
 }
 
-/* Whether the tiles fill their last wave (a pass of the grid over the
- * resident blocks) to within DML_TILE_WAVE_SLACK percent. */
-static int whole_waves(const staged_problem* q, const staged_shape* s)
+/* The slots of the tiles' waves (passes of the grid over the resident
+ * blocks) that no tile fills: fewer than the slots of one wave, < 2^18. */
+static uint64_t wave_waste(const staged_problem* q, const staged_shape* s)
 {
-    const uint64_t slots = staged_slots(q, s), waves = (s->tiles + slots - 1) / slots;
-    return 100 * s->tiles >= (100 - DML_TILE_WAVE_SLACK) * waves * slots;
+    const uint64_t slots = staged_slots(q, s), rest = s->tiles % slots;
+    return rest ? slots - rest : 0;
 }
 
-/* Fraction of its waves' slots the tiles fill, in parts per 2^20. */
-static uint64_t wave_fill(const staged_problem* q, const staged_shape* s)
+/* Whether the tiles fill their waves to within DML_TILE_WAVE_SLACK percent
+ * (past 2^64 / 100 tiles, waste < 2^18 is far within). */
+static int whole_waves(const staged_problem* q, const staged_shape* s)
 {
-    const uint64_t slots = staged_slots(q, s), waves = (s->tiles + slots - 1) / slots;
-    return (s->tiles << 20) / (waves * slots);
+    const uint64_t waste = wave_waste(q, s), total = s->tiles + waste;
+    return total > UINT64_MAX / 100 || waste * 100 <= DML_TILE_WAVE_SLACK * total;
+}
+
+/* The fraction of their waves the tiles leave empty, in parts per 2^20
+ * (the less the better). */
+static uint64_t wave_emptiness(const staged_problem* q, const staged_shape* s)
+{
+    const uint64_t waste = wave_waste(q, s);
+    return (waste << 20) / (s->tiles + waste);
 }
 
 /* The fewest elements (of e bytes) a staged tile row may be cut to, when the
@@ -201,15 +210,15 @@ static uint64_t staged_pieces(const staged_problem* q)
         p = hi;
     }
     /* 3: whole waves */
-    uint64_t best = p, best_fill = 0;
+    uint64_t best = p, least = UINT64_MAX;
     const uint64_t last = p_max - p > DML_TILE_WAVE_SEARCH ? p + DML_TILE_WAVE_SEARCH : p_max;
     for (uint64_t k = p; k <= last; ++k) {
         s = staged_shape_of(q, k);
         if (whole_waves(q, &s))
             return k;
-        const uint64_t fill = wave_fill(q, &s);
-        if (fill > best_fill) {
-            best_fill = fill;
+        const uint64_t emptiness = wave_emptiness(q, &s);
+        if (emptiness < least) {
+            least = emptiness;
             best = k;
         }
     }

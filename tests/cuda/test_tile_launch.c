@@ -176,7 +176,7 @@ START_TEST(geometry_invariants)
 {
     static const uint64_t totals[] = { 4096, 256 * 1024, 4u << 20, 64u << 20, 1u << 30 };
     static const uint64_t row_bytes[] = { 64, 1000, 1024, 4096, 65536 };
-    static const uint32_t sms[] = { 1, 7, 108, 132, 1000 };
+    static const uint32_t sms[] = { 1, 7, 108, 132, 1000, 65536 };
     for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; ++g)
         for (size_t s = 0; s < sizeof sms / sizeof sms[0]; ++s) {
             const dml_cuda_limits limits = { sms[s], gpus[g].shared_per_sm, gpus[g].shared_per_block,
