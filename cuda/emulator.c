@@ -11,23 +11,24 @@
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
 
-#define SHARED_WORDS (DML_TILE_SHARED_BYTES / 4)
 #define SHARED_LOG 512 /* shared accesses of one lane in one phase, at most */
 #define NO_INSTRUCTION 0xFFFFFFFFu
 
-/* The shared memory of the block being emulated (TILED), with per 4-byte
- * word the phase that last wrote it and the thread that did, and each lane's
- * shared accesses in the current phase with the instruction each belongs to
- * (named by the code, else the lane's n-th access), for the bank-conflict
- * count. Allocated per launch. */
+/* The shared memory of the block being emulated (TILED): exactly the
+ * launch's shared_bytes (the kernel's dynamic shared memory), with per
+ * 4-byte word the phase that last wrote it and the thread that did, and each
+ * lane's shared accesses in the current phase with the instruction each
+ * belongs to (named by the code, else the lane's n-th access), for the
+ * bank-conflict count. Allocated per launch. */
 typedef struct shared_log {
     uint32_t instruction, first_word, words;
 } shared_log;
 
 typedef struct shared_model {
-    _Alignas(16) unsigned char bytes[DML_TILE_SHARED_BYTES];
-    uint64_t written_phase[SHARED_WORDS]; /* 0: not written in this block */
-    uint32_t writer[SHARED_WORDS];
+    unsigned char* bytes;     /* size bytes, 16-byte aligned */
+    uint32_t size;
+    uint64_t* written_phase;  /* per word: 0, not written in this block */
+    uint32_t* writer;         /* per word */
     uint64_t phase; /* from 1, per block */
     shared_log log[DML_WARP_SIZE * SHARED_LOG]; /* lane L's from L * SHARED_LOG */
     uint32_t log_count[DML_WARP_SIZE];
@@ -181,7 +182,7 @@ static void shared_violate(emulation* e, int is_store, uint64_t offset, unsigned
         "emulated shared-memory %s of %u bytes (block %" PRIu64 ", thread %u, phase %" PRIu64
         ") at tile offset %" PRId64 " (the tile is %u bytes): %s",
         is_store ? "store" : "load", bytes, e->block, e->thread, e->shared->phase, (int64_t)offset,
-        (unsigned)DML_TILE_SHARED_BYTES, rule);
+        (unsigned)e->shared->size, rule);
     longjmp(e->violation, 1);
 }
 
@@ -194,8 +195,7 @@ void dml_emulator_shared_access(int is_store, const void* address, unsigned byte
     const uint64_t offset = (uint64_t)((uintptr_t)address - (uintptr_t)m->bytes);
     if (bytes != 4 && bytes != 8)
         shared_violate(e, is_store, offset, bytes, "not a 4- or 8-byte word");
-    if ((uintptr_t)address < (uintptr_t)m->bytes || offset > DML_TILE_SHARED_BYTES ||
-        DML_TILE_SHARED_BYTES - offset < bytes)
+    if ((uintptr_t)address < (uintptr_t)m->bytes || offset > m->size || m->size - offset < bytes)
         shared_violate(e, is_store, offset, bytes, "outside the tile");
     if (offset % bytes)
         shared_violate(e, is_store, offset, bytes, "not naturally aligned to its width");
@@ -487,6 +487,40 @@ static void emulate_scale_bias(emulation* e)
         }
 }
 
+/* The shared-memory model of a block of `size` bytes (NULL: out of memory).
+ * The bytes are allocated to the byte, so that an access past them that
+ * the model's check missed would still be caught by the sanitizers. */
+static shared_model* shared_model_new(uint32_t size)
+{
+    shared_model* m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->size = size;
+    void* bytes = NULL;
+    m->bytes = posix_memalign(&bytes, 16, size ? size : 1) == 0 ? bytes : NULL;
+    m->written_phase = calloc(size / 4 + 1, sizeof *m->written_phase);
+    m->writer = calloc(size / 4 + 1, sizeof *m->writer);
+    if (!m->bytes || !m->written_phase || !m->writer) {
+        free(m->bytes);
+        free(m->written_phase);
+        free(m->writer);
+        free(m);
+        return NULL;
+    }
+    memset(m->bytes, 0, size);
+    return m;
+}
+
+static void shared_model_free(shared_model* m)
+{
+    if (!m)
+        return;
+    free(m->bytes);
+    free(m->written_phase);
+    free(m->writer);
+    free(m);
+}
+
 /* One phase of a block: every thread, warp by warp, then the barrier. */
 static void run_block_phase(emulation* e, uint32_t threads, dml_shared_phase_fn fn, int phase, void* context)
 {
@@ -515,7 +549,7 @@ static void run_block_phase(emulation* e, uint32_t threads, dml_shared_phase_fn 
 static void begin_block(emulation* e, uint64_t block)
 {
     e->block = block;
-    memset(e->shared->written_phase, 0, sizeof e->shared->written_phase);
+    memset(e->shared->written_phase, 0, (e->shared->size / 4) * sizeof *e->shared->written_phase);
     memset(e->shared->log_count, 0, sizeof e->shared->log_count);
     e->shared->phase = 1;
 }
@@ -577,14 +611,15 @@ static void emulate_tiled(emulation* e)
     }
 }
 
-int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn, void* context, dml_coalescing* stats)
+int dml_cuda_emulate_block(uint32_t threads, uint32_t shared_bytes, int phases, dml_shared_phase_fn fn, void* context,
+    dml_coalescing* stats)
 {
     if (stats)
         memset(stats, 0, sizeof *stats);
     t_violation[0] = 0;
     emulation e;
     memset(&e, 0, sizeof e);
-    e.shared = calloc(1, sizeof *e.shared);
+    e.shared = shared_model_new(shared_bytes);
     if (!e.shared)
         return DML_EMULATE_OUT_OF_MEMORY;
     e.stats = stats;
@@ -597,7 +632,7 @@ int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn,
         e.result = DML_EMULATE_VIOLATION;
     }
     t_emulation = NULL;
-    free(e.shared);
+    shared_model_free(e.shared);
     return e.result;
 }
 
@@ -641,7 +676,7 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
     if (!l->is_copy && !l->scale_bias && l->mode == DML_CUDA_MODE_TILED) {
-        e.shared = calloc(1, sizeof *e.shared);
+        e.shared = shared_model_new(l->shared_bytes);
         if (!e.shared) { /* nothing can run without it */
             free(e.trace);
             return DML_EMULATE_OUT_OF_MEMORY;
@@ -665,6 +700,6 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
         for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
             free(e.trace->lanes[lane]);
     free(e.trace);
-    free(e.shared);
+    shared_model_free(e.shared);
     return e.result;
 }

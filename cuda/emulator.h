@@ -63,8 +63,9 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c);
  * DML_EMULATE_VIOLATION returned, with dml_cuda_emulator_violation() naming
  * the site, block, thread and address. TILED launches run a block's threads
  * phase by phase (every thread up to a barrier, then every thread up to the
- * next) over one shared buffer per block; a shared access outside the tile
- * or misaligned, a read of a word no thread of the block wrote in an earlier
+ * next) over one shared buffer per block of exactly the launch's
+ * shared_bytes (the kernel's dynamic shared memory); a shared access outside
+ * it or misaligned, a read of a word no thread of the block wrote in an earlier
  * phase (a missing barrier), or two threads writing one word in one phase
  * (a race) is a violation too. stats may be NULL; when given it is
  * filled (kernel launches only). Returns 0, DML_EMULATE_VIOLATION, or
@@ -74,13 +75,15 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c);
 int dml_cuda_emulate(const dml_cuda_launch* launch, dml_coalescing* stats);
 
 /* Runs `phases` phases of one block of `threads` threads (at most
- * DML_CUDA_BLOCK) over the shared-memory model TILED launches use, calling
+ * DML_CUDA_BLOCK) over the shared-memory model TILED launches use, of
+ * shared_bytes bytes, calling
  * fn for every thread of a phase, then the barrier; shared accesses made
  * through tile_thread.h are checked and counted as in a launch (global
  * memory accesses are not allowed). For the model's own tests. Returns 0 or
  * DML_EMULATE_VIOLATION. */
 typedef void (*dml_shared_phase_fn)(uint32_t thread, int phase, unsigned char* shared, void* context);
-int dml_cuda_emulate_block(uint32_t threads, int phases, dml_shared_phase_fn fn, void* context, dml_coalescing* stats);
+int dml_cuda_emulate_block(uint32_t threads, uint32_t shared_bytes, int phases, dml_shared_phase_fn fn, void* context,
+    dml_coalescing* stats);
 
 /* The last violation this thread's emulation found ("" if none). */
 const char* dml_cuda_emulator_violation(void);

@@ -15,7 +15,8 @@
 #define DML_CUDA_ITEMS 4        /* independent elements per thread, to keep loads in flight */
 #define DML_CUDA_BLOCK 256      /* threads per block, at most */
 /* Blocks of DML_CUDA_BLOCK threads resident per SM: the kernels are compiled
- * for it (at most 64 registers), and grids are sized to it. */
+ * for it (at most 64 registers), and grids are sized to it; the gather
+ * kernels per path, DML_GATHER_BLOCKS_PER_SM below. */
 #define DML_CUDA_BLOCKS_PER_SM 4
 #define DML_CUDA_VECTOR_BYTES 16
 
@@ -41,6 +42,23 @@ typedef enum dml_cuda_reverse {
     DML_CUDA_REVERSE_ROW = 2    /* the axis is the row, the inner dimension (axis == outer_rank) */
 } dml_cuda_reverse;
 
+/* Blocks resident per SM that the gather kernel of a path is compiled for
+ * (its __launch_bounds__, kernels.cu) and whose grid the launcher sizes to
+ * (launch.c): the register budget of a thread is 65536 / (256 * blocks).
+ * Every vector path keeps its DML_CUDA_ITEMS 16-byte loads in flight; those
+ * that cannot hold them in 64 registers (ptxas spilled, on sm_80, sm_90 or
+ * sm_100: with 64-bit indexing, REVERSE_SUBSEQUENCES, whose 64-bit row
+ * arithmetic surrounds the dependent length load, and 8-byte elements, whose
+ * offsets and edge elements are 64-bit; REVERSE_SUBSEQUENCES along the row,
+ * each vector from two windows, with 8-byte elements) run 2 blocks of 128
+ * registers a thread instead. A constant expression: usable in templates. */
+#define DML_GATHER_BLOCKS_PER_SM(mode, element_size, wide, reverse)                                             \
+    (((mode) == DML_CUDA_MODE_VECTOR || (mode) == DML_CUDA_MODE_VECTOR_REVERSED) &&                            \
+            (((wide) && ((reverse) != DML_CUDA_REVERSE_NONE || (element_size) == 8)) ||                        \
+                ((reverse) == DML_CUDA_REVERSE_ROW && (element_size) == 8))                                    \
+        ? 2                                                                                                    \
+        : DML_CUDA_BLOCKS_PER_SM)
+
 /* TILED mode: a block moves square tiles of DML_TILE x DML_TILE elements,
  * DML_TILE_ROWS tile rows per pass of its DML_CUDA_BLOCK threads (so each
  * thread moves DML_CUDA_ITEMS elements per phase). A tile row is padded to
@@ -49,14 +67,11 @@ typedef enum dml_cuda_reverse {
 #define DML_TILE_ROWS (DML_CUDA_BLOCK / DML_TILE)
 #define DML_TILE_PITCH (DML_TILE + 1)
 #define DML_TILE_WORDS (DML_TILE * DML_TILE_PITCH) /* words of 4 bytes (8 for 8-byte elements) */
-/* Tiled blocks resident per SM: the tiled kernels are compiled for it (at
- * most 85 registers: a staged tile's row arithmetic for its loads in
- * flight), and their grids are sized to it. */
+/* Tiled blocks resident per SM as far as registers go: the tiled kernels
+ * are compiled for it (at most 85 registers: a staged tile's row arithmetic
+ * for its loads in flight). The launcher takes the least of it and what
+ * the SM's shared memory holds of the launch's tiles (launch.c). */
 #define DML_TILE_BLOCKS_PER_SM 3
-/* The shared memory of a tiled block: the square tile's, or a staged
- * tile's (tile_staged.h) rows. 40 KiB: static, and DML_TILE_BLOCKS_PER_SM
- * blocks fit an SM of every architecture built (164 KiB on sm_80). */
-#define DML_TILE_SHARED_BYTES (40 * 1024)
 /* TILED REVERSE_SUBSEQUENCES: the values of `axis` that name the tile's
  * own sides (batch dimensions are 0 .. outer_rank - 1). */
 #define DML_TILE_AXIS_INNER(p) ((int32_t)(p)->outer_rank)
@@ -127,7 +142,8 @@ typedef struct dml_gather_params {
     /* Tile shape: tile_inner x tile_across elements (DML_TILE x DML_TILE
      * for square tiles). Staged tiles (tile_staged != 0, tile_staged.h):
      * stage_pitch words of shared memory per tile row; stage_loads and
-     * stage_stores warp instructions per tile row in each phase. */
+     * stage_stores warp instructions per tile row in each phase. A block's
+     * shared memory is the tile's: the launch's shared_bytes (launch.h). */
     uint32_t tile_inner, tile_across;
     uint32_t tile_staged, stage_pitch, stage_loads, stage_stores;
 

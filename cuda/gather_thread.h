@@ -549,31 +549,20 @@ DML_HD void dml_vector_store(unsigned char* DML_RESTRICT out, const dml_vector_w
     }
 }
 
-/* Vector items whose loads a thread issues together before storing them:
- * all DML_CUDA_ITEMS of a pass, except on the paths that cannot hold them in
- * 64 registers (ptxas spilled, on sm_80, sm_90 or sm_100), which load and
- * store their items two by two: with 64-bit indexing, REVERSE_SUBSEQUENCES
- * (64-bit row arithmetic around the dependent length load) and 8-byte
- * elements (64-bit offsets and edge elements); REVERSE_SUBSEQUENCES along the
- * row (each vector from two windows) with 8-byte elements. */
-DML_HD int dml_vector_group(uint32_t element_size, int wide, int reverse)
-{
-    const int paired = (wide && (reverse != DML_CUDA_REVERSE_NONE || element_size == 8)) ||
-        (reverse == DML_CUDA_REVERSE_ROW && element_size == 8);
-    return paired ? DML_CUDA_ITEMS / 2 : DML_CUDA_ITEMS;
-}
-
 /* The floor of loads in flight a launch's kernel holds, the same in the
  * compiled code (tests/cuda/test_sass_loads.c: loads before the first store
  * of its main loop) and in the emulator (tests/cuda/test_coalescing.c: loads
  * a thread issues before its first store): vector paths, 16-byte loads, one
- * per item loaded together (a misaligned vector takes two); scalar paths,
+ * per item (a misaligned vector takes two; the paths that need more than 64
+ * registers for them have them: DML_GATHER_BLOCKS_PER_SM); scalar paths,
  * loads of any width, an element per item and with REVERSE_SUBSEQUENCES its
  * sequence length. */
 DML_HD uint32_t dml_loads_in_flight_floor(uint32_t element_size, int mode, int wide, int reverse)
 {
+    (void)element_size;
+    (void)wide;
     if (mode == DML_CUDA_MODE_VECTOR || mode == DML_CUDA_MODE_VECTOR_REVERSED)
-        return (uint32_t)dml_vector_group(element_size, wide, reverse);
+        return DML_CUDA_ITEMS;
     return reverse != DML_CUDA_REVERSE_NONE ? 2 * DML_CUDA_ITEMS : DML_CUDA_ITEMS;
 }
 
@@ -604,25 +593,18 @@ DML_HD void dml_gather_pass(const dml_gather_params* p, const unsigned char* DML
                 dml_store_element(out + destinations[k] * element_size, values[k], element_size, DML_SITE_STORE);
         }
     } else {
-        const int group = dml_vector_group(element_size, wide, reverse);
+        dml_vector_work work[DML_CUDA_ITEMS];
         DML_UNROLL
-        for (int g = 0; g < DML_CUDA_ITEMS; g += group) {
-            if (g)
-                DML_TRACE_PASS();
-            dml_vector_work work[DML_CUDA_ITEMS];
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
-                const uint64_t item = wide ? base + (uint64_t)k * block_dim : (uint32_t)base + (uint32_t)k * block_dim;
-                work[k].destination = -1;
-                work[k].edge_destination = -1;
-                if (k >= g && k < g + group && item < p->count)
-                    work[k] = dml_vector_load(p, in, out, lengths, item, element_size, mode, wide, reverse, outer_rank);
-            }
-            DML_UNROLL
-            for (int k = 0; k < DML_CUDA_ITEMS; ++k)
-                if (k >= g && k < g + group)
-                    dml_vector_store(out, &work[k], element_size);
+        for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
+            const uint64_t item = wide ? base + (uint64_t)k * block_dim : (uint32_t)base + (uint32_t)k * block_dim;
+            work[k].destination = -1;
+            work[k].edge_destination = -1;
+            if (item < p->count)
+                work[k] = dml_vector_load(p, in, out, lengths, item, element_size, mode, wide, reverse, outer_rank);
         }
+        DML_UNROLL
+        for (int k = 0; k < DML_CUDA_ITEMS; ++k)
+            dml_vector_store(out, &work[k], element_size);
     }
 }
 

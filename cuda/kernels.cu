@@ -17,7 +17,8 @@
 #include "tile_staged.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
-__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_gather_kernel(const dml_gather_params params)
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GATHER_BLOCKS_PER_SM(Mode, ElementSize, Wide, Reverse))
+dml_gather_kernel(const dml_gather_params params)
 {
     dml_gather_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, ElementSize, Mode, Wide, Reverse,
         OuterRank);
@@ -25,11 +26,12 @@ __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_CUDA_BLOCKS_PER_SM) dml_ga
 
 /* TILED: the block's tiles in turn, each through shared memory, square
  * (tile_thread.h) or staged (tile_staged.h): the loop bound and the choice
- * are the same for every thread of the block, so the barriers are. */
+ * are the same for every thread of the block, so the barriers are. The
+ * tile's shared memory is dynamic, sized by the launcher (shared_bytes). */
 template <int ElementSize, int Wide>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_TILE_BLOCKS_PER_SM) dml_tiled_kernel(const dml_gather_params params)
 {
-    __shared__ __align__(16) unsigned char tile[DML_TILE_SHARED_BYTES];
+    extern __shared__ __align__(16) unsigned char tile[];
     if (params.tile_staged) {
         for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
             dml_staged_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
@@ -125,7 +127,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
         return cudaErrorInvalidValue;
     /* cudaLaunchKernel reports this launch's own status, not an earlier error. */
     void* arguments[] = { (void*)&launch->params };
-    return cudaLaunchKernel((const void*)kernel, dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
+    return cudaLaunchKernel((const void*)kernel, dim3(launch->grid), dim3(launch->block), arguments,
+        launch->shared_bytes, stream);
 }
 
 extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)

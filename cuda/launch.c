@@ -75,14 +75,164 @@ static int try_vectorize(const dml_plan* plan, dml_gather_params* p)
     return p->in_inner < 0 ? DML_CUDA_MODE_VECTOR_REVERSED : DML_CUDA_MODE_VECTOR;
 }
 
+/* Blocks of a tiled launch resident per SM with `shared` bytes of shared
+ * memory each: the least of the tiled kernels' register bound
+ * (DML_TILE_BLOCKS_PER_SM, their __launch_bounds__) and what the SM's shared
+ * memory holds (each block also takes the system's reserve); at least 1,
+ * since a tile never takes more than a block may have. */
+static uint32_t tiled_blocks_per_sm(uint64_t shared, const dml_cuda_limits* limits)
+{
+    const uint64_t fit = limits->shared_per_sm / (shared + limits->shared_reserved_per_block);
+    return fit < 1 ? 1 : fit < DML_TILE_BLOCKS_PER_SM ? (uint32_t)fit : DML_TILE_BLOCKS_PER_SM;
+}
+
+/* What a staged tile's shape is chosen for: `across` of across_size
+ * elements of e bytes, tiles `inner` output-row elements tall, `most` the
+ * longest tile row a block's shared memory holds, tiles_per_piece the
+ * batches times the tiles along the inner dimension. */
+typedef struct staged_problem {
+    uint64_t across_size, inner, most, tiles_per_piece;
+    uint32_t e;
+    const dml_cuda_limits* limits;
+} staged_problem;
+
+/* A staged tile of across cut into `pieces`: its length along across, shared
+ * row pitch (odd, in words: consecutive shared rows start in different
+ * banks; a row's bytes from its 4-byte aligned start), shared bytes, tiles
+ * in all and resident blocks per SM. A cut is even, its length rounded up
+ * to whole 32-byte sectors where that still fits: tiles of rows that start
+ * on a sector then start on one too (a sector across two tiles is read by
+ * both), and there may be fewer pieces than asked. */
+typedef struct staged_shape {
+    uint64_t across, pitch, shared, tiles;
+    uint32_t blocks_per_sm;
+} staged_shape;
+
+static staged_shape staged_shape_of(const staged_problem* q, uint64_t pieces)
+{
+    const uint64_t sector = 32 / q->e;
+    staged_shape s;
+    s.across = (q->across_size + pieces - 1) / pieces;
+    const uint64_t whole_sectors = (s.across + sector - 1) / sector * sector;
+    if (pieces > 1 && whole_sectors <= q->most)
+        s.across = whole_sectors;
+    s.pitch = (s.across * q->e + 3 + 3) / 4;
+    s.pitch += s.pitch % 2 == 0;
+    s.shared = q->inner * s.pitch * 4;
+    s.tiles = q->tiles_per_piece * ((q->across_size + s.across - 1) / s.across);
+    s.blocks_per_sm = tiled_blocks_per_sm(s.shared, q->limits);
+    return s;
+}
+
+/* Resident blocks of the GPU for a shape. */
+static uint64_t staged_slots(const staged_problem* q, const staged_shape* s)
+{
+    return (uint64_t)q->limits->sm_count * s->blocks_per_sm;
+}
+
+/* The slots of the tiles' waves (passes of the grid over the resident
+ * blocks) that no tile fills: fewer than the slots of one wave, < 2^18. */
+static uint64_t wave_waste(const staged_problem* q, const staged_shape* s)
+{
+    const uint64_t slots = staged_slots(q, s), rest = s->tiles % slots;
+    return rest ? slots - rest : 0;
+}
+
+/* Whether the tiles fill their waves to within DML_TILE_WAVE_SLACK percent
+ * (past 2^64 / 100 tiles, waste < 2^18 is far within). */
+static int whole_waves(const staged_problem* q, const staged_shape* s)
+{
+    const uint64_t waste = wave_waste(q, s), total = s->tiles + waste;
+    return total > UINT64_MAX / 100 || waste * 100 <= DML_TILE_WAVE_SLACK * total;
+}
+
+/* The fraction of their waves the tiles leave empty, in parts per 2^20
+ * (the less the better). */
+static uint64_t wave_emptiness(const staged_problem* q, const staged_shape* s)
+{
+    const uint64_t waste = wave_waste(q, s);
+    return (waste << 20) / (s->tiles + waste);
+}
+
+/* The fewest elements (of e bytes) a staged tile row may be cut to, when the
+ * longest that shared memory holds is `most`: DML_TILE_MIN_ROW_BYTES of
+ * input, or half the longest if that is shorter (1- to 8-byte elements: 189,
+ * 380, 764, 768 bytes with 48 KiB tiles), so that 1- and 2-byte elements,
+ * whose tiles are 128 and 64 rows tall, can still be cut for more tiles. */
+uint64_t dml_tile_shortest_row(uint64_t most, uint32_t e)
+{
+    const uint64_t minimum = (DML_TILE_MIN_ROW_BYTES + e - 1) / e, half = (most + 1) / 2;
+    const uint64_t shortest = half < minimum ? half : minimum;
+    return shortest > 2 ? shortest : 2;
+}
+
+/* How many pieces a staged tile cuts `across` into: the tile shape with the
+ * grid in view. A tile is `inner` elements along the output rows (a warp's
+ * 128 bytes: its stores' width, fixed); along across:
+ *   1. at most what the shared memory a block may have holds (the fewest
+ *      pieces, p_min): long tile rows lose little at a misaligned start;
+ *   2. when that leaves resident blocks without a tile (tiles < SMs x blocks
+ *      per SM), the fewest pieces that give every one a tile, but no piece
+ *      shorter than dml_tile_shortest_row (p_max): below it a misaligned
+ *      row's partial sectors cost its loads more than idle SMs are worth at
+ *      these sizes;
+ *   3. when there are tiles for several waves, the fewest pieces from there
+ *      (up to DML_TILE_WAVE_SEARCH more, within p_max) whose tile count fills
+ *      its last wave to within DML_TILE_WAVE_SLACK percent, else the one
+ *      that fills it best: a wave of 4.04 runs as long as 5 full ones. */
+static uint64_t staged_pieces(const staged_problem* q)
+{
+    const uint64_t p_min = (q->across_size + q->most - 1) / q->most;
+    /* the most pieces whose length, ceil(across_size / pieces), is at
+     * least `shortest` elements (> shortest - 1: shortest > 1 always) */
+    const uint64_t shortest = dml_tile_shortest_row(q->most, q->e);
+    const uint64_t longest_cut = (q->across_size - 1) / (shortest - 1);
+    const uint64_t p_max = longest_cut > p_min ? longest_cut : p_min;
+    staged_shape s = staged_shape_of(q, p_min);
+    if (s.tiles >= staged_slots(q, &s) && whole_waves(q, &s))
+        return p_min;
+    uint64_t p = p_min;
+    if (s.tiles < staged_slots(q, &s)) {
+        /* 2: the fewest pieces that fill the GPU (tiles grow with pieces
+         * faster than the slots do, which only the shared memory changes) */
+        s = staged_shape_of(q, p_max);
+        if (s.tiles < staged_slots(q, &s))
+            return p_max;
+        uint64_t lo = p_min, hi = p_max; /* tiles(lo) < slots(lo), tiles(hi) >= slots(hi) */
+        while (hi - lo > 1) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            s = staged_shape_of(q, mid);
+            if (s.tiles < staged_slots(q, &s))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        p = hi;
+    }
+    /* 3: whole waves */
+    uint64_t best = p, least = UINT64_MAX;
+    const uint64_t last = p_max - p > DML_TILE_WAVE_SEARCH ? p + DML_TILE_WAVE_SEARCH : p_max;
+    for (uint64_t k = p; k <= last; ++k) {
+        s = staged_shape_of(q, k);
+        if (whole_waves(q, &s))
+            return k;
+        const uint64_t emptiness = wave_emptiness(q, &s);
+        if (emptiness < least) {
+            least = emptiness;
+            best = k;
+        }
+    }
+    return best;
+}
+
 /* Staged tiles (tile_staged.h) when the output rows are contiguous, each
  * tile row reads one input row and each output row of a tile is one output
  * row (a reversal's lengths do not change along the side it would split).
  * The shape: tile_inner elements along the output rows, 128 bytes of them
  * (256 for 8-byte elements; fewer when the rows are shorter), so that an
- * output row's piece is a warp's words; as many along across as the shared
- * rows hold, the whole of across when it fits, else even pieces of it. */
-static int stage_tiles(dml_gather_params* p, uint32_t e)
+ * output row's piece is a warp's words; along across, even pieces of it
+ * (staged_pieces). */
+static int stage_tiles(dml_gather_params* p, uint32_t e, uint64_t batches, const dml_cuda_limits* limits)
 {
     if (p->out_inner != 1)
         return 0;
@@ -96,20 +246,15 @@ static int stage_tiles(dml_gather_params* p, uint32_t e)
     uint64_t inner = (e < 8 ? 128 : 256) / e;
     if (inner > p->row_length)
         inner = p->row_length;
-    /* odd pitches: consecutive shared rows start in different banks */
-    uint64_t pitch = DML_TILE_SHARED_BYTES / 4 / inner;
+    uint64_t pitch = DML_TILE_MAX_SHARED_BYTES / 4 / inner;
     pitch -= pitch % 2 == 0;
-    const uint64_t most = (4 * pitch - 3) / e; /* a row's elements, from any alignment */
-    uint64_t across = p->across_size;
-    if (across > most) {
-        const uint64_t pieces = (across + most - 1) / most;
-        across = (across + pieces - 1) / pieces;
-    }
-    pitch = (across * e + 3 + 3) / 4;
-    pitch += pitch % 2 == 0;
+    const staged_problem q = { p->across_size, inner, (4 * pitch - 3) / e, /* a row's elements, from any alignment */
+        batches * ((p->row_length + inner - 1) / inner), e, limits };
+    const staged_shape s = staged_shape_of(&q, staged_pieces(&q));
+    const uint64_t across = s.across;
     p->tile_inner = (uint32_t)inner;
     p->tile_across = (uint32_t)across;
-    p->stage_pitch = (uint32_t)pitch;
+    p->stage_pitch = (uint32_t)s.pitch;
     /* words from a row's sector-aligned window start to its last byte */
     p->stage_loads = (uint32_t)(((31 + across * e + 3) / 4 + 31) / 32);
     /* units from an output row piece's aligned start to its last byte */
@@ -124,7 +269,7 @@ static int stage_tiles(dml_gather_params* p, uint32_t e)
  * dimensions; the grid walks tiles. REVERSE_SUBSEQUENCES goes through the
  * tile's index maps (tile_thread.h), its axis renumbered among the batch
  * dimensions or named as one of the tile's sides. */
-static int try_tile(const dml_plan* plan, dml_gather_params* p)
+static int try_tile(const dml_plan* plan, dml_gather_params* p, const dml_cuda_limits* limits)
 {
     if (plan->kind == DML_PLAN_SCALE_BIAS || plan->rank < 2 || p->in_inner == 1 || p->in_inner == -1)
         return 0;
@@ -161,7 +306,7 @@ static int try_tile(const dml_plan* plan, dml_gather_params* p)
     else if (p->axis == across)
         axis = plan->axis_size == p->across_size ? DML_TILE_AXIS_ACROSS_STORED(p) : DML_TILE_AXIS_ACROSS(p);
     p->axis = axis;
-    if (!stage_tiles(p, plan->element_size)) {
+    if (!stage_tiles(p, plan->element_size, batches, limits)) {
         p->tile_inner = p->tile_across = DML_TILE;
         p->tile_staged = 0;
     }
@@ -185,10 +330,50 @@ static void narrow(dml_gather_params* p)
     }
 }
 
-void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
+dml_cuda_limits dml_cuda_h100_limits(uint32_t sm_count)
 {
+    const dml_cuda_limits h100 = { sm_count, 228 * 1024, 48 * 1024, 1024 };
+    return h100;
+}
+
+/* The limits as the launcher uses them: 1 to 2^16 SMs (far more than any
+ * GPU: a grid-stride step then stays below 2^31, so 32-bit item numbers
+ * below count < 2^31 never wrap, gather_thread.h's narrow loop), and at
+ * least DML_TILE_MAX_SHARED_BYTES per block and per SM (every GPU the
+ * kernels are built for has it), so that every tile fits. */
+static dml_cuda_limits sane_limits(const dml_cuda_limits* limits)
+{
+    dml_cuda_limits l = *limits;
+    l.sm_count = l.sm_count == 0 ? 1 : l.sm_count < 65536 ? l.sm_count : 65536;
+    if (l.shared_per_block < DML_TILE_MAX_SHARED_BYTES)
+        l.shared_per_block = DML_TILE_MAX_SHARED_BYTES;
+    if (l.shared_reserved_per_block > 64 * 1024)
+        l.shared_reserved_per_block = 64 * 1024;
+    if (l.shared_per_sm < DML_TILE_MAX_SHARED_BYTES + l.shared_reserved_per_block)
+        l.shared_per_sm = DML_TILE_MAX_SHARED_BYTES + l.shared_reserved_per_block;
+    return l;
+}
+
+/* TILED: the block's shared memory is its tile's; as many blocks per SM as
+ * registers and shared memory allow, one tile per block per pass, full
+ * blocks (a tile needs them all). */
+static void plan_tiled_grid(dml_cuda_launch* launch, const dml_cuda_limits* limits)
+{
+    const dml_gather_params* p = &launch->params;
+    const uint32_t word = launch->element_size == 8 ? 8 : 4;
+    launch->shared_bytes = p->tile_staged ? p->tile_inner * p->stage_pitch * 4 : DML_TILE_WORDS * word;
+    launch->blocks_per_sm = tiled_blocks_per_sm(launch->shared_bytes, limits);
+    const uint64_t resident = (uint64_t)limits->sm_count * launch->blocks_per_sm;
+    launch->outer_rank = -1;
+    launch->block = DML_CUDA_BLOCK;
+    launch->grid = (uint32_t)(p->count < resident ? p->count : resident);
+}
+
+void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given, dml_cuda_launch* launch)
+{
+    const dml_cuda_limits limits = sane_limits(given);
     if (plan->kind == DML_PLAN_SCALE_BIAS) {
-        dml_cuda_plan_scale_bias(plan, sm_count, launch);
+        dml_cuda_plan_scale_bias(plan, limits.sm_count, launch);
         return;
     }
     memset(launch, 0, sizeof *launch);
@@ -204,7 +389,7 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     dml_gather_params* p = &launch->params;
     scalar_params(plan, p);
     launch->element_size = e;
-    launch->mode = try_tile(plan, p);
+    launch->mode = try_tile(plan, p, &limits);
     if (!launch->mode)
         launch->mode = try_vectorize(plan, p);
     /* The tiled kernels read the reversal from the params. */
@@ -215,19 +400,13 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     launch->wide = !plan->index32;
     if (!launch->wide)
         narrow(p);
-    /* At most 2^16 SMs (far more than any GPU): a grid-stride step then
-     * stays below 2^31, so 32-bit item numbers below count < 2^31 never
-     * wrap (gather_thread.h's narrow loop). */
-    uint64_t sms = sm_count == 0 ? 1 : sm_count < 65536 ? sm_count : 65536;
-    uint64_t resident = sms * DML_CUDA_BLOCKS_PER_SM;
     if (launch->mode == DML_CUDA_MODE_TILED) {
-        /* One tile per block per pass, full blocks (a tile needs them all). */
-        const uint64_t tiled_resident = sms * DML_TILE_BLOCKS_PER_SM;
-        launch->outer_rank = -1;
-        launch->block = DML_CUDA_BLOCK;
-        launch->grid = (uint32_t)(p->count < tiled_resident ? p->count : tiled_resident);
+        plan_tiled_grid(launch, &limits);
         return;
     }
+    const uint64_t sms = limits.sm_count;
+    launch->blocks_per_sm = DML_GATHER_BLOCKS_PER_SM(launch->mode, e, launch->wide, launch->reverse);
+    const uint64_t resident = sms * launch->blocks_per_sm;
     /* Kernels are specialised for small outer ranks on the common path. */
     launch->outer_rank = !launch->wide && !launch->reverse && p->outer_rank <= 2 ? (int)p->outer_rank : -1;
 
@@ -241,6 +420,12 @@ void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_laun
     uint64_t per_block = (uint64_t)block * DML_CUDA_ITEMS;
     uint64_t blocks = (p->count + per_block - 1) / per_block;
     launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+}
+
+void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
+{
+    const dml_cuda_limits limits = dml_cuda_h100_limits(sm_count);
+    dml_cuda_plan_launch_on(plan, &limits, launch);
 }
 
 void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)

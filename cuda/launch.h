@@ -11,6 +11,45 @@
 #include "gather_params.h"
 #include "scale_bias_params.h"
 
+/* What the launcher needs to know of the GPU: its SMs and their shared
+ * memory (cudaDeviceGetAttribute: MultiProcessorCount,
+ * MaxSharedMemoryPerMultiprocessor, MaxSharedMemoryPerBlock without opting
+ * in, ReservedSharedMemoryPerBlock: what the system takes from an SM for
+ * each resident block). */
+typedef struct dml_cuda_limits {
+    uint32_t sm_count;
+    uint32_t shared_per_sm;
+    uint32_t shared_per_block;
+    uint32_t shared_reserved_per_block;
+} dml_cuda_limits;
+
+/* Tiled launches (a transpose through shared memory): the launcher sizes a
+ * block's dynamic shared memory to its tile, at most
+ * DML_TILE_MAX_SHARED_BYTES (what every GPU gives a block without opting in,
+ * so no cudaFuncSetAttribute is needed), and picks a staged tile's length
+ * along the input rows with the grid in view (launch.c, staged_pieces): cut
+ * shorter, down to dml_tile_shortest_row, to give every resident block a
+ * tile; then to fill whole waves to within DML_TILE_WAVE_SLACK percent,
+ * searching up to DML_TILE_WAVE_SEARCH tile lengths.
+ * DML_TILE_MIN_ROW_BYTES, 1 KiB: a tile row is never cut shorter than that
+ * when shared memory holds twice as much (rows starting at any alignment
+ * load at 0.978 of their sectors in dmlcoalesce's 1048-byte tile rows,
+ * 4-byte elements with --row-bytes 1000, against 0.949 in its 524-byte
+ * ones, 2-byte elements). */
+#define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
+#define DML_TILE_MIN_ROW_BYTES 1024
+#define DML_TILE_WAVE_SLACK 3
+#define DML_TILE_WAVE_SEARCH 1024
+
+/* The fewest elements (of e bytes) a staged tile row may be cut to, when
+ * the longest a block's shared memory holds is `most` elements. */
+uint64_t dml_tile_shortest_row(uint64_t most, uint32_t e);
+
+/* An H100 SXM's, with sm_count SMs: 228 KiB of shared memory per SM, 48 KiB
+ * per block (227 KiB if a kernel opts in; the launcher never does), 1 KiB
+ * reserved per block. The emulator's, and the sm_count-only calls'. */
+dml_cuda_limits dml_cuda_h100_limits(uint32_t sm_count);
+
 typedef struct dml_cuda_launch {
     /* The whole gather is one contiguous block: a cudaMemcpyAsync. */
     int is_copy;
@@ -27,6 +66,8 @@ typedef struct dml_cuda_launch {
     int outer_rank; /* 0..2 when the kernel is specialised for it, else -1 */
     uint32_t grid;  /* blocks */
     uint32_t block; /* threads per block */
+    uint32_t shared_bytes;  /* dynamic shared memory per block (TILED: the tile's; else 0) */
+    uint32_t blocks_per_sm; /* resident blocks per SM the grid is sized to */
     dml_gather_params params;
 
     /* The bound ranges (input, lengths, output) as dispatched: host side
@@ -40,14 +81,17 @@ typedef struct dml_cuda_launch {
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on
- * where the tensors are bound, for a GPU with sm_count multiprocessors: done
- * once, when the operator is compiled. Never fails: every plan has a launch. */
+ * where the tensors are bound, for a GPU with these limits: done once, when
+ * the operator is compiled. Never fails: every plan has a launch. */
+void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* limits, dml_cuda_launch* launch);
+
+/* The same for an H100-like GPU (dml_cuda_h100_limits) of sm_count SMs. */
 void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch);
 
 /* Points a planned launch at the bound buffers: the only per-dispatch work. */
 void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args);
 
-/* Both at once, for tests and tools. */
+/* Both at once, for tests and tools (an H100-like GPU of sm_count SMs). */
 void dml_cuda_prepare(const dml_plan* plan, const dml_plan_args* args, uint32_t sm_count, dml_cuda_launch* launch);
 
 /* Fast division by d (1 <= d < 2^31) for dividends below 2^31. */

@@ -12,5 +12,6 @@ void dml_cuda_plan_scale_bias(const dml_plan* plan, uint32_t sm_count, dml_cuda_
     uint64_t blocks = (plan->element_count + DML_CUDA_BLOCK - 1) / DML_CUDA_BLOCK;
     uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
     launch->block = DML_CUDA_BLOCK;
+    launch->blocks_per_sm = DML_CUDA_BLOCKS_PER_SM;
     launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
 }

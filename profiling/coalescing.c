@@ -25,7 +25,9 @@
  * a thread with a full first pass issues before its first store, the
  * fewest 16-byte ones among the threads whose first pass stored the most
  * vectors, and the most loads a thread issued after a store of the same
- * pass (0 for every scalar and vector launch).
+ * pass (0 for every scalar and vector launch); and the launch geometry: the
+ * resident blocks per SM the grid is sized to, a block's shared memory, and
+ * for tiled launches the tiles and their shape (inner x across elements).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +103,8 @@ int main(int argc, char** argv)
     if (csv)
         printf("operator,element_size,pattern,output_bytes,mode,index_bits,grid,block,load_efficiency,"
                "store_efficiency,load_requests,store_requests,length_requests,min_loads_before_store,"
-               "min_vector_loads_before_store,max_loads_after_store,bank_conflicts\n");
+               "min_vector_loads_before_store,max_loads_after_store,bank_conflicts,blocks_per_sm,shared_bytes,"
+               "tiles,tile_inner,tile_across\n");
     else
         printf("%-20s %4s %-16s %9s  %-27s %6s %6s %8s %8s %8s %6s\n", "operator", "elem", "pattern", "out bytes",
             "launch", "load", "store", "ld reqs", "st reqs", "len reqs", "banks");
@@ -144,13 +147,16 @@ int main(int argc, char** argv)
                 double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
                 const char* bits = launch.is_copy ? "-" : launch.wide ? "64" : "32";
                 if (csv) {
-                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+                    const int tiled = !launch.is_copy && launch.mode == DML_CUDA_MODE_TILED;
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%u,%u,%llu,%u,%u\n",
                         gather_operator_name(c.type), sizes[s], gather_pattern_name(pattern),
                         (unsigned long long)out_bytes, mode_name(&launch), bits, launch.grid, launch.block, load,
                         store, (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests,
                         (unsigned long long)stats.length_requests, (unsigned long long)stats.min_loads_before_store,
                         (unsigned long long)stats.min_vector_loads_before_store,
-                        (unsigned long long)stats.max_loads_after_store, dml_coalescing_bank_conflicts(&stats));
+                        (unsigned long long)stats.max_loads_after_store, dml_coalescing_bank_conflicts(&stats),
+                        launch.blocks_per_sm, launch.shared_bytes, tiled ? (unsigned long long)launch.params.count : 0ull,
+                        tiled ? launch.params.tile_inner : 0, tiled ? launch.params.tile_across : 0);
                 } else {
                     char what[64];
                     if (launch.is_copy)

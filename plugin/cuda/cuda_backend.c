@@ -204,7 +204,7 @@ static void load_ctx_entry_points(void)
 
 typedef struct cuda_device {
     int index;            /* CUDA device ordinal */
-    uint32_t sm_count;    /* sizes the grids (cuda/launch.c) */
+    dml_cuda_limits limits; /* SMs and shared memory: size the grids and tiles (cuda/launch.c) */
     CUcontext context;    /* the device's primary context */
     cudaStream_t stream;  /* the device's own: zeroing and freeing buffers */
     int pooled;           /* stream-ordered allocation is supported */
@@ -239,15 +239,24 @@ static void leave_device(const device_scope* scope)
 
 static DML_RESULT create_current(cuda_device* device)
 {
-    int sms = 0, pools = 0;
+    int sms = 0, pools = 0, per_sm = 0, per_block = 0, reserved = 0;
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device->index),
         "cudaDeviceGetAttribute(MultiProcessorCount)");
+    CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device->index),
+        "cudaDeviceGetAttribute(MaxSharedMemoryPerMultiprocessor)");
+    CUDA_TRY(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlock, device->index),
+        "cudaDeviceGetAttribute(MaxSharedMemoryPerBlock)");
+    CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device->index),
+        "cudaDeviceGetAttribute(ReservedSharedMemoryPerBlock)");
     CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device->index),
         "cudaDeviceGetAttribute(MemoryPoolsSupported)");
     if (ctx_get(&device->context) != CUDA_SUCCESS || !device->context)
         return dml_set_error(DML_E_UNSUPPORTED, "cuda: no context on device %d after cudaSetDevice", device->index);
     CUDA_TRY(cudaStreamCreateWithFlags(&device->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-    device->sm_count = sms > 0 ? (uint32_t)sms : 1;
+    device->limits.sm_count = sms > 0 ? (uint32_t)sms : 1;
+    device->limits.shared_per_sm = per_sm > 0 ? (uint32_t)per_sm : 0; /* the launcher raises what is too low */
+    device->limits.shared_per_block = per_block > 0 ? (uint32_t)per_block : 0;
+    device->limits.shared_reserved_per_block = reserved > 0 ? (uint32_t)reserved : 0;
     device->pooled = pools != 0;
     return DML_S_OK;
 }
@@ -520,7 +529,7 @@ static DML_RESULT cuda_compile(void* device_state, const dml_plan* plan, void** 
     dml_cuda_launch* launch = malloc(sizeof *launch);
     if (!launch)
         return dml_set_error(DML_E_OUTOFMEMORY, "cuda: out of host memory compiling an operator");
-    dml_cuda_plan_launch(plan, device->sm_count, launch);
+    dml_cuda_plan_launch_on(plan, &device->limits, launch);
     device_scope scope;
     DML_RESULT r = enter_device(device, &scope);
     if (r >= 0) {

@@ -6,10 +6,12 @@
  * block, so CI exercises the kernels' logic without a GPU.
  *
  * Memory is host memory (256-byte aligned, zeroed, like cudaMalloc'd buffers
- * here), queues are synchronous and copies are memcpy. The number of virtual
- * SMs, which sizes the grid, comes from DML_CUDAEMU_SMS (default 132, an
- * H100 SXM); DML_CUDAEMU_SMS=1 gives the smallest grid, so every thread walks
- * the grid-stride loop many times.
+ * here), queues are synchronous and copies are memcpy. The emulated GPU is
+ * an H100 SXM (dml_cuda_h100_limits: 228 KiB of shared memory per SM, 48 KiB
+ * per block without opting in, 227 KiB with, 1 KiB reserved per block),
+ * with as many virtual SMs, which size the grid, as DML_CUDAEMU_SMS says
+ * (default 132, the H100 SXM's); DML_CUDAEMU_SMS=1 gives the smallest grid,
+ * so every thread walks the grid-stride loop many times.
  *
  * Always available, with a score of 10: chosen only when forced
  * (Backend "cudaemu" or DML_BACKEND=cudaemu).
@@ -78,7 +80,7 @@ static DML_RESULT emu_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO*
 }
 
 typedef struct emu_device {
-    uint32_t sm_count; /* read once, when the device is created */
+    dml_cuda_limits limits; /* the SM count read once, when the device is created */
 } emu_device;
 
 static DML_RESULT emu_device_create(uint32_t adapter_index, void** device_state)
@@ -89,7 +91,7 @@ static DML_RESULT emu_device_create(uint32_t adapter_index, void** device_state)
     emu_device* device = calloc(1, sizeof(*device));
     if (!device)
         return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of memory creating a device");
-    device->sm_count = emu_sm_count();
+    device->limits = dml_cuda_h100_limits(emu_sm_count());
     *device_state = device;
     return DML_S_OK;
 }
@@ -169,7 +171,7 @@ static DML_RESULT emu_compile(void* device_state, const dml_plan* plan, void** c
     dml_cuda_launch* launch = malloc(sizeof *launch);
     if (!launch)
         return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of host memory compiling an operator");
-    dml_cuda_plan_launch(plan, device->sm_count, launch);
+    dml_cuda_plan_launch_on(plan, &device->limits, launch);
     *compiled_state = launch;
     return DML_S_OK;
 }

@@ -33,7 +33,7 @@
 
 #include "core/error.h"
 #include "emulator.h"
-/* dml_loads_in_flight_floor and dml_vector_group; compiled as the emulator
+/* dml_loads_in_flight_floor; compiled as the emulator
  * compiles it (see test_divisor.c). */
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
@@ -246,8 +246,8 @@ END_TEST
  * reach the floor of its path (dml_loads_in_flight_floor, the floor
  * test_sass_loads.c asserts in the compiled kernels): a scalar thread with a
  * full pass its 4 elements (and their 4 sequence lengths), a vector thread
- * the 16-byte vectors of its items loaded together (4; 2 on the paths that
- * load two by two: more when misaligned, each read as two). A tiled thread
+ * the 16-byte vectors of its 4 items, all loaded together on every vector
+ * path (more when misaligned, each read as two). A tiled thread
  * loads its 4 tile rows before the barrier. */
 static void loads_in_flight_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern, uint32_t row_bytes, int checked[3])
 {
@@ -290,7 +290,7 @@ static void loads_in_flight_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern
         checked[1]++;
         return;
     }
-    const uint64_t group = (uint64_t)dml_vector_group(launch.element_size, launch.wide, launch.reverse);
+    const uint64_t group = DML_CUDA_ITEMS; /* every vector path loads all its items together */
     ck_assert_msg(stats.vector_items_per_pass == group, "%s: %llu vectors stored in a first pass, expected %llu", name,
         (unsigned long long)stats.vector_items_per_pass, (unsigned long long)group);
     ck_assert_msg(stats.min_vector_loads_before_store >= floor,

@@ -16,6 +16,8 @@
 
 /* Word size 4: element_size 4 in the tile accessors. */
 #define WORD 4
+/* The blocks' shared memory (the programs use up to 33 * 32 words). */
+#define SHARED_BYTES (8 * 1024)
 
 typedef struct program {
     int kind;
@@ -24,7 +26,7 @@ typedef struct program {
 } program;
 
 enum { WRITE_THEN_READ_NEXT, READ_IN_SAME_PHASE, READ_PREVIOUS_IN_SAME_PHASE, TWO_WRITERS, REWRITE_OWN, STRIDED,
-    OUTSIDE, BROADCAST, SKIPPED_INSTRUCTION, NAMED_INSTRUCTIONS };
+    OUTSIDE, BROADCAST, SKIPPED_INSTRUCTION, NAMED_INSTRUCTIONS, AT_WORD };
 
 static void run(uint32_t thread, int phase, unsigned char* shared, void* context)
 {
@@ -56,7 +58,11 @@ static void run(uint32_t thread, int phase, unsigned char* shared, void* context
         else
             p->seen[thread] = dml_shared_load(shared, thread * p->stride, WORD);
         break;
-    case OUTSIDE: dml_shared_store(shared, DML_TILE_SHARED_BYTES / WORD + thread, 0, WORD); break;
+    case OUTSIDE: dml_shared_store(shared, SHARED_BYTES / WORD + thread, 0, WORD); break;
+    case AT_WORD: /* thread 0 writes word `stride` */
+        if (thread == 0)
+            dml_shared_store(shared, p->stride, 1, WORD);
+        break;
     case SKIPPED_INSTRUCTION: /* odd lanes skip instruction 1 */
     case NAMED_INSTRUCTIONS: {
         const int named = p->kind == NAMED_INSTRUCTIONS;
@@ -83,7 +89,7 @@ static void run(uint32_t thread, int phase, unsigned char* shared, void* context
 
 static int emulate(program* p, uint32_t threads, int phases, dml_coalescing* stats)
 {
-    return dml_cuda_emulate_block(threads, phases, run, p, stats);
+    return dml_cuda_emulate_block(threads, SHARED_BYTES, phases, run, p, stats);
 }
 
 START_TEST(barrier_separates_writes_from_reads)
@@ -127,6 +133,20 @@ START_TEST(accesses_outside_the_tile_are_violations)
     program p = { .kind = OUTSIDE };
     ck_assert_int_eq(emulate(&p, 32, 1, NULL), DML_EMULATE_VIOLATION);
     ck_assert_ptr_nonnull(strstr(dml_cuda_emulator_violation(), "outside the tile"));
+}
+END_TEST
+
+/* A block's shared memory is exactly the bytes it is given (a launch's
+ * shared_bytes): in a block of 1000 bytes, word 249 is its last, word 250
+ * is outside. */
+START_TEST(shared_memory_ends_at_the_blocks_bytes)
+{
+    program last = { .kind = AT_WORD, .stride = 1000 / WORD - 1 };
+    ck_assert_msg(dml_cuda_emulate_block(32, 1000, 1, run, &last, NULL) == 0, "%s", dml_cuda_emulator_violation());
+    program past = { .kind = AT_WORD, .stride = 1000 / WORD };
+    ck_assert_int_eq(dml_cuda_emulate_block(32, 1000, 1, run, &past, NULL), DML_EMULATE_VIOLATION);
+    ck_assert_ptr_nonnull(strstr(dml_cuda_emulator_violation(), "outside the tile"));
+    ck_assert_ptr_nonnull(strstr(dml_cuda_emulator_violation(), "the tile is 1000 bytes"));
 }
 END_TEST
 
@@ -189,6 +209,7 @@ static Suite* suite(void)
     tcase_add_test(tc, missing_barrier_is_a_violation);
     tcase_add_test(tc, two_writers_in_one_phase_is_a_race);
     tcase_add_test(tc, accesses_outside_the_tile_are_violations);
+    tcase_add_test(tc, shared_memory_ends_at_the_blocks_bytes);
     tcase_add_test(tc, bank_conflicts_are_counted);
     tcase_add_test(tc, named_instructions_group_accesses);
     suite_add_tcase(s, tc);
