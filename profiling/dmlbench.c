@@ -645,27 +645,18 @@ static void plain_of(const built_case* c, unsigned element_size, plain_gather* g
     }
 }
 
-/* Median nanoseconds of `repetitions` runs, each after an untimed run (as
- * the operator is timed); 0 when the loop does not apply to the case. */
-static double time_plain(int (*loop)(const plain_gather*, void*, const void*), const plain_gather* g, void* out,
-    const void* in, int warmup, int repetitions)
-{
-    double* samples = calloc((size_t)repetitions, sizeof(double));
-    if (!samples || !loop(g, out, in)) {
-        free(samples);
-        return 0;
-    }
-    for (int i = 0; i < warmup + repetitions; ++i) {
-        loop(g, out, in);
-        const double t0 = now_ns();
-        loop(g, out, in);
-        if (i >= warmup)
-            samples[i - warmup] = now_ns() - t0;
-    }
-    const double median = summarize(samples, repetitions).median;
-    free(samples);
-    return median;
-}
+/* The plain-C baselines of a case (plain_gather.h): a naive per-element
+ * loop and, where it applies, a per-row memcpy loop, over buffers of their
+ * own. Their runs are timed inside the operator's repetition loop, like the
+ * copy baseline's, so that all three see the same machine state (timed one
+ * after the other, a busy spell of the VM fell on one and not the others). */
+typedef struct plain_bench {
+    plain_gather g;
+    unsigned char *in, *out, *expected;
+    uint64_t out_bytes;
+    int has_rows;
+    double *naive_samples, *rows_samples;
+} plain_bench;
 
 static int naive_loop(const plain_gather* g, void* out, const void* in)
 {
@@ -673,40 +664,81 @@ static int naive_loop(const plain_gather* g, void* out, const void* in)
     return 1;
 }
 
-/* The best plain-C loop's median seconds for the case (<= 0: not measured),
- * after checking that it and the operator wrote the same bytes: a wrong
- * baseline, or a wrong operator, would make the ratio meaningless. */
-static double plain_seconds(DMLCommandQueue queue, DMLBuffer buffer, uint64_t out_at, const built_case* c,
-    unsigned element_size, const bench_options* o)
+/* Nanoseconds of one run of the loop after an untimed one (as the operator
+ * is timed). */
+static double time_loop(int (*loop)(const plain_gather*, void*, const void*), const plain_bench* b)
 {
-    const uint64_t in_bytes = c->in.buffer.TotalTensorSizeInBytes, out_bytes = c->out.buffer.TotalTensorSizeInBytes;
-    unsigned char* in = malloc(in_bytes ? in_bytes : 1);
-    unsigned char* out = calloc(out_bytes ? out_bytes : 1, 1);
-    unsigned char* expected = malloc(out_bytes ? out_bytes : 1);
-    double best = -1;
-    if (in && out && expected) {
-        for (uint64_t i = 0; i < in_bytes; ++i) /* run_case's input pattern */
-            in[i] = (unsigned char)((i % (16u << 20)) * 131u + 7u);
-        plain_gather g;
-        plain_of(c, element_size, &g);
-        check(dmlCommandQueueReadBuffer(queue, buffer, out_at, expected, out_bytes), "ReadBuffer");
-        plain_gather_naive(&g, out, in);
-        if (memcmp(out, expected, out_bytes) != 0) {
-            fprintf(stderr, "dmlbench: the operator's output differs from the plain-C loop's\n");
-            exit(1);
-        }
-        const double naive = time_plain(naive_loop, &g, out, in, o->warmup, o->repetitions);
-        const double rows = time_plain(plain_gather_rows, &g, out, in, o->warmup, o->repetitions);
-        if (rows > 0 && memcmp(out, expected, out_bytes) != 0) {
+    loop(&b->g, b->out, b->in);
+    const double t0 = now_ns();
+    loop(&b->g, b->out, b->in);
+    return now_ns() - t0;
+}
+
+static void plain_free(plain_bench* b)
+{
+    free(b->in);
+    free(b->out);
+    free(b->expected);
+    free(b->naive_samples);
+    free(b->rows_samples);
+    memset(b, 0, sizeof *b);
+}
+
+/* Allocates and fills the baselines' buffers; 0 when memory is short (the
+ * case is then reported without vs_C). */
+static int plain_prepare(plain_bench* b, const built_case* c, unsigned element_size, int repetitions)
+{
+    memset(b, 0, sizeof *b);
+    const uint64_t in_bytes = c->in.buffer.TotalTensorSizeInBytes;
+    b->out_bytes = c->out.buffer.TotalTensorSizeInBytes;
+    b->in = malloc(in_bytes ? in_bytes : 1);
+    b->out = calloc(b->out_bytes ? b->out_bytes : 1, 1);
+    b->expected = malloc(b->out_bytes ? b->out_bytes : 1);
+    b->naive_samples = calloc((size_t)repetitions, sizeof(double));
+    b->rows_samples = calloc((size_t)repetitions, sizeof(double));
+    if (!b->in || !b->out || !b->expected || !b->naive_samples || !b->rows_samples) {
+        plain_free(b);
+        return 0;
+    }
+    for (uint64_t i = 0; i < in_bytes; ++i) /* run_case's input pattern */
+        b->in[i] = (unsigned char)((i % (16u << 20)) * 131u + 7u);
+    plain_of(c, element_size, &b->g);
+    b->has_rows = plain_gather_rows(&b->g, b->out, b->in);
+    return 1;
+}
+
+/* One repetition of the baselines (sample i when i >= 0). */
+static void plain_repeat(plain_bench* b, int i)
+{
+    const double naive = time_loop(naive_loop, b);
+    const double rows = b->has_rows ? time_loop(plain_gather_rows, b) : 0;
+    if (i >= 0) {
+        b->naive_samples[i] = naive;
+        b->rows_samples[i] = rows;
+    }
+}
+
+/* The best plain-C loop's median seconds, after checking that both loops
+ * and the operator wrote the same bytes: a wrong baseline, or a wrong
+ * operator, would make the ratio meaningless. */
+static double plain_seconds(plain_bench* b, DMLCommandQueue queue, DMLBuffer buffer, uint64_t out_at, int repetitions)
+{
+    check(dmlCommandQueueReadBuffer(queue, buffer, out_at, b->expected, b->out_bytes), "ReadBuffer");
+    if (b->has_rows) {
+        if (memcmp(b->out, b->expected, b->out_bytes) != 0) {
             fprintf(stderr, "dmlbench: the operator's output differs from the per-row memcpy loop's\n");
             exit(1);
         }
-        best = (rows > 0 && rows < naive ? rows : naive) * 1e-9;
+        memset(b->out, 0, b->out_bytes);
     }
-    free(in);
-    free(out);
-    free(expected);
-    return best;
+    plain_gather_naive(&b->g, b->out, b->in);
+    if (memcmp(b->out, b->expected, b->out_bytes) != 0) {
+        fprintf(stderr, "dmlbench: the operator's output differs from the plain-C loop's\n");
+        exit(1);
+    }
+    const double naive = summarize(b->naive_samples, repetitions).median;
+    const double rows = b->has_rows ? summarize(b->rows_samples, repetitions).median : 0;
+    return (rows > 0 && rows < naive ? rows : naive) * 1e-9;
 }
 
 static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder recorder, copy_pool* pool,
@@ -783,6 +815,11 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
         }
     }
     const unsigned copy_threads = o->threads ? o->threads : pool->threads;
+    /* Small gathers only: the goal is for them, and the naive loop of a
+     * large one would cost more bench time than the table. */
+    plain_bench plain;
+    const int with_plain = !on_cuda && bytes <= PLAIN_MAX_BYTES && plain_prepare(&plain, &c, element_size,
+        o->repetitions);
     double* samples = calloc((size_t)o->repetitions, sizeof(double));
     double* copy_samples = calloc((size_t)o->repetitions, sizeof(double));
     double* single_samples = calloc((size_t)o->repetitions, sizeof(double));
@@ -808,6 +845,8 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
             memcpy(dst, src, copy_bytes);
             single_ns = now_ns() - t0;
         }
+        if (with_plain)
+            plain_repeat(&plain, i - o->warmup);
         if (i >= o->warmup) {
             samples[i - o->warmup] = op_ns;
             copy_samples[i - o->warmup] = threaded_ns;
@@ -832,11 +871,11 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
         res->copy_seconds = ms < 0 ? -1 : ms * 1e-3;
 #endif
     }
-    /* Small gathers only: the goal is for them, and the naive loop of a
-     * large one would cost more bench time than the table. */
-    res->plain_seconds = !on_cuda && bytes <= PLAIN_MAX_BYTES
-        ? plain_seconds(queue, buffer, in_bytes + len_bytes, &c, element_size, o)
-        : 0;
+    res->plain_seconds = 0;
+    if (with_plain) {
+        res->plain_seconds = plain_seconds(&plain, queue, buffer, in_bytes + len_bytes, o->repetitions);
+        plain_free(&plain);
+    }
     res->bytes_read = c.bytes_read;
     res->bytes_written = c.bytes_written;
     free(samples);
