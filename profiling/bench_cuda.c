@@ -88,6 +88,7 @@ typedef struct gpu {
     cudaStream_t stream;
     uint64_t l2_bytes;
     int sms;
+    dml_cuda_limits limits; /* as the CUDA backend reads them: the launches it plans */
     char name[256];
 } gpu;
 
@@ -237,7 +238,8 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
  * (every input byte once, a broadcast row once, plus lengths; every output
  * element once) and the L1 sectors and requests of the global loads and
  * stores, counted per warp instruction as the hardware does. */
-static int print_prediction(const gather_case* c, const dml_plan* plan, uint32_t sms, const char* name)
+static int print_prediction(const gather_case* c, const dml_plan* plan, const dml_cuda_limits* limits,
+    const char* name)
 {
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
@@ -245,7 +247,8 @@ static int print_prediction(const gather_case* c, const dml_plan* plan, uint32_t
         return -1;
     dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
     dml_cuda_launch launch;
-    dml_cuda_prepare(plan, &args, sms, &launch);
+    dml_cuda_plan_launch_on(plan, limits, &launch);
+    dml_cuda_bind_launch(&launch, &args);
     dml_coalescing stats;
     memset(&stats, 0, sizeof stats);
     int r = launch.is_copy ? 0 : dml_cuda_emulate(&launch, &stats);
@@ -297,13 +300,22 @@ static void join(char* out, size_t size, const uint32_t* v, const int32_t* signe
 static int open_gpu(gpu* g)
 {
     memset(g, 0, sizeof *g);
-    int device = 0, l2 = 0;
+    int device = 0, l2 = 0, per_sm = 0, per_block = 0, reserved = 0;
     struct cudaDeviceProp prop;
     if (!cuda_ok(cudaSetDevice(0), "cudaSetDevice") || !cuda_ok(cudaGetDevice(&device), "cudaGetDevice") ||
         !cuda_ok(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "L2 size") ||
         !cuda_ok(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, device), "SM count") ||
+        !cuda_ok(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+            "shared memory per SM") ||
+        !cuda_ok(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlock, device),
+            "shared memory per block") ||
+        !cuda_ok(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device),
+            "reserved shared memory per block") ||
         !cuda_ok(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties"))
         return -1;
+    /* As the CUDA backend keeps them (the launcher raises what is too low). */
+    g->limits = (dml_cuda_limits){ g->sms > 0 ? (uint32_t)g->sms : 1, per_sm > 0 ? (uint32_t)per_sm : 0,
+        per_block > 0 ? (uint32_t)per_block : 0, reserved > 0 ? (uint32_t)reserved : 0 };
     snprintf(g->name, sizeof g->name, "%s", prop.name);
     g->l2_bytes = (uint64_t)l2;
     DML_DEVICE_DESC dd = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
@@ -373,8 +385,8 @@ int bench_cuda_table(const bench_cuda_options* o)
                     }
                     /* The launch the plugin makes (for the table's launch column). */
                     dml_cuda_launch launch;
-                    dml_cuda_plan_launch(&plan, (uint32_t)g.sms, &launch);
-                    if (o->only && print_prediction(&c, &plan, (uint32_t)g.sms, name) < 0) {
+                    dml_cuda_plan_launch_on(&plan, &g.limits, &launch);
+                    if (o->only && print_prediction(&c, &plan, &g.limits, name) < 0) {
                         fprintf(stderr, "dmlbench: %s: the emulator's prediction failed\n", name);
                         failures++;
                     }
