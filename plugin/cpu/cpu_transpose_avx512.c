@@ -60,7 +60,11 @@ DML_TARGET_AVX512 ALWAYS_INLINE void tile(byte* out, int64_t os, const byte* in,
  * register plus constant offsets (with the input's own pitch a tile needs a
  * register per column and spills: 3.5x slower in cache); one line more than
  * the longest run, so a tile's lines spread over more L1 sets. */
-#define PACK_PITCH (DML_CPU_TRANSPOSE_RUN_BYTES + 64u)
+#define PACK_PITCH(E) (DML_CPU_TRANSPOSE_RUN_BYTES(E) + 64u)
+/* The pack buffer: the largest group's runs (64 / E columns of PACK_PITCH(E)). */
+#define PACK_BYTES (64u * PACK_PITCH(1))
+_Static_assert(32u * PACK_PITCH(2) <= PACK_BYTES && 16u * PACK_PITCH(4) <= PACK_BYTES &&
+        8u * PACK_PITCH(8) <= PACK_BYTES, "every group's runs fit the pack buffer");
 
 /* Asks for a column group's runs into L2 while the group before it is
  * transposed: the input is read in runs of a few lines 64 KiB apart, which
@@ -78,14 +82,14 @@ DML_TARGET_AVX512 ALWAYS_INLINE void transpose(byte* out, int64_t os, const byte
     uint64_t cols, size_t E, int stream)
 {
     const uint64_t G = 64 / E, V = 16 / E;
-    const size_t run = (size_t)rows * E; /* <= DML_CPU_TRANSPOSE_RUN_BYTES */
+    const size_t run = (size_t)rows * E; /* <= DML_CPU_TRANSPOSE_RUN_BYTES(E) */
     /* Non-temporal stores only of whole, aligned lines. */
     const int nt = stream && ((uintptr_t)out & 63) == 0 && ((uint64_t)os * E & 63) == 0;
     /* 4- and 8-byte groups have few enough columns to keep a register
      * each, and read the input where it is unless their lines share an L1
      * set (256 KiB 8-byte transposes: packing cost 1.2x). */
     const int packs = E <= 2 || ((uint64_t)(is < 0 ? -is : is) * E & 4095) == 0;
-    _Alignas(64) byte pack[64 * PACK_PITCH];
+    _Alignas(64) byte pack[PACK_BYTES];
     for (uint64_t c0 = 0; c0 < cols; c0 += G) {
         const byte* src = in + (int64_t)c0 * is * (int64_t)E;
         byte* dst = out + c0 * E;
@@ -97,13 +101,13 @@ DML_TARGET_AVX512 ALWAYS_INLINE void transpose(byte* out, int64_t os, const byte
             continue;
         }
         for (uint64_t k = 0; k < G; k++)
-            memcpy(pack + k * PACK_PITCH, src + (int64_t)k * is * (int64_t)E, run);
+            memcpy(pack + k * PACK_PITCH(E), src + (int64_t)k * is * (int64_t)E, run);
         if (nt) {
             for (uint64_t r0 = 0; r0 < rows; r0 += V)
-                tile(dst + (int64_t)r0 * os * (int64_t)E, os, pack + r0 * E, PACK_PITCH / E, E, 1);
+                tile(dst + (int64_t)r0 * os * (int64_t)E, os, pack + r0 * E, PACK_PITCH(E) / E, E, 1);
         } else {
             for (uint64_t r0 = 0; r0 < rows; r0 += V)
-                tile(dst + (int64_t)r0 * os * (int64_t)E, os, pack + r0 * E, PACK_PITCH / E, E, 0);
+                tile(dst + (int64_t)r0 * os * (int64_t)E, os, pack + r0 * E, PACK_PITCH(E) / E, E, 0);
         }
     }
 }

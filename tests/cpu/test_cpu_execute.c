@@ -400,7 +400,9 @@ START_TEST(test_transpose_line_tiles)
         const uint64_t saved = dml_cpu_stream_min_bytes(stream ? 0 : UINT64_MAX);
         for (size_t e = 0; e < COUNT(element_sizes); e++) {
             const uint64_t E = element_sizes[e], V = 16 / E, G = 64 / E;
-            const uint64_t row_counts[] = { V - 1 + (E == 8), V, 3 * V + 1, DML_CPU_TRANSPOSE_RUN_BYTES / E + V + 1 };
+            /* ... and past a run: the AVX-512 transposer's, the SSE2 tiles' (512 bytes) */
+            const uint64_t row_counts[] = { V - 1 + (E == 8), V, 3 * V + 1, DML_CPU_TRANSPOSE_RUN_BYTES(E) / E + V + 1,
+                512 / E + V + 1 };
             const uint64_t col_counts[] = { G - 1, G, 2 * G, 2 * G + 3 };
             for (size_t ri = 0; ri < COUNT(row_counts); ri++)
                 for (size_t ci = 0; ci < COUNT(col_counts); ci++) {
