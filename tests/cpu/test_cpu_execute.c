@@ -435,6 +435,17 @@ START_TEST(test_transpose_line_tiles)
 }
 END_TEST
 
+/* A case that must take the column blocks (cpu_reverse_block.c), checked as
+ * check_case does. */
+static void check_column_block_case(const case_spec* spec, rng* r, cpu_pool* pool)
+{
+    test_case t;
+    case_make(&t, r, spec);
+    ck_assert(dml_cpu_reverse_block_applies(&t.plan));
+    check_case(&t, r, pool);
+    case_free(&t);
+}
+
 /* REVERSE_SUBSEQUENCES with the axis just outside the row and a length per
  * column (cpu_reverse_block.c): rows shorter than a vector, longer than a
  * column block, uniform lengths (the vector-load paths) and mixed ones (the
@@ -471,11 +482,7 @@ START_TEST(test_reverse_column_blocks)
                             .length_value_count = value_counts[pattern] };
                         spec.sizes = sizes + (groups > 1 ? 0 : 1);
                         spec.axis = (int32_t)spec.rank - 2;
-                        test_case t;
-                        case_make(&t, &r, &spec);
-                        ck_assert(dml_cpu_reverse_block_applies(&t.plan));
-                        check_case(&t, &r, pool);
-                        case_free(&t);
+                        check_column_block_case(&spec, &r, pool);
                         count++;
                     }
     ck_assert_int_gt(count, 0);
@@ -514,11 +521,7 @@ START_TEST(test_reverse_column_selects)
                         .out_layout = count % 3 == 2 ? LAYOUT_NEGATIVE : LAYOUT_PACKED,
                         .lengths_element_size = (count / 2) % 2 ? 8 : 4, .len_inner = 1, .axis = 0,
                         .length_values = cycled ? values : NULL, .length_value_count = cycled ? COUNT(values) : 0 };
-                    test_case t;
-                    case_make(&t, &r, &spec);
-                    ck_assert(dml_cpu_reverse_block_applies(&t.plan));
-                    check_case(&t, &r, pool);
-                    case_free(&t);
+                    check_column_block_case(&spec, &r, pool);
                     count++;
                 }
     ck_assert_int_gt(count, 0);
