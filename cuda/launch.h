@@ -36,6 +36,11 @@ typedef struct dml_cuda_limits {
  * load at 0.978 of their sectors in dmlcoalesce's 1048-byte tile rows,
  * 4-byte elements with --row-bytes 1000, against 0.949 in its 524-byte
  * ones, 2-byte elements). */
+/* The plan kinds the launcher has kernels for (the CUDA and emulated backends declare them). */
+#define DML_CUDA_PLAN_KINDS                                                                            \
+    (DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |         \
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS))
+
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
 #define DML_TILE_WAVE_SLACK 3

@@ -376,9 +376,8 @@ int bench_cuda_table(const bench_cuda_options* o)
                         gather_pattern_name(pattern));
                     if (o->only && strcmp(o->only, name) != 0)
                         continue;
-                    dml_op_desc op;
                     dml_plan plan;
-                    if (gather_case_compile(&c, &op, &plan) < 0) {
+                    if (gather_case_compile(&c, &plan) < 0) {
                         fprintf(stderr, "dmlbench: %s: does not compile\n", name);
                         failures++;
                         continue;

@@ -115,9 +115,8 @@ int main(int argc, char** argv)
                 gather_case c;
                 if (!gather_pattern_case(types[t], sizes[s], pattern, bytes, row_bytes, &c))
                     continue;
-                dml_op_desc op;
                 dml_plan plan;
-                if (gather_case_compile(&c, &op, &plan) < 0) {
+                if (gather_case_compile(&c, &plan) < 0) {
                     fprintf(stderr, "dmlcoalesce: %s %s: %s\n", gather_operator_name(c.type),
                         gather_pattern_name(pattern), dml_error_last());
                     ++failures;

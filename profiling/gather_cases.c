@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/plan_build.h"
 
 static DML_TENSOR_DATA_TYPE data_type_of(uint32_t element_size)
 {
@@ -93,15 +92,11 @@ void gather_case_desc(const gather_case* c, gather_desc* g)
                                                   : (const void*)&g->reverse;
 }
 
-DML_RESULT gather_case_compile(const gather_case* c, dml_op_desc* op, dml_plan* plan)
+DML_RESULT gather_case_compile(const gather_case* c, dml_plan* plan)
 {
     gather_desc d;
     gather_case_desc(c, &d);
-    DML_RESULT r = dml_operator_from_desc(&d.desc, op);
-    if (r < 0)
-        return r;
-    dml_plan_build(op, plan);
-    return DML_S_OK;
+    return dml_plan_from_desc(&d.desc, plan);
 }
 
 unsigned char gather_sentinel(uint64_t position)

@@ -5,8 +5,8 @@
  *
  * A gather_case is an operator in DirectML's own terms (tensor sizes and
  * strides, window, axis); gather_case_compile turns it into a plan the way
- * CreateOperator and CompileOperator do (dml_operator_from_desc, then
- * dml_plan_build). gather_buffers holds its bound ranges in host memory, each
+ * CreateOperator and CompileOperator do (dml_plan_from_desc: the operator's
+ * table entry validates and lowers it). gather_buffers holds its bound ranges in host memory, each
  * placed at a chosen byte offset from a 64-byte aligned block, with guard
  * bytes after it.
  */
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "core/operator.h"
+#include "core/ops/op.h"
 #include "core/plan.h"
 
 #define GATHER_MAX_RANK 8
@@ -74,7 +74,7 @@ void gather_case_desc(const gather_case* c, gather_desc* d);
 
 /* CreateOperator + CompileOperator on the case. DML_S_OK, or the validation
  * failure (the message is in dml_error_last()). */
-DML_RESULT gather_case_compile(const gather_case* c, dml_op_desc* op, dml_plan* plan);
+DML_RESULT gather_case_compile(const gather_case* c, dml_plan* plan);
 
 typedef struct gather_buffers {
     unsigned char* block[3];   /* allocations: input, lengths, output */

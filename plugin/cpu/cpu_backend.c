@@ -292,10 +292,10 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
 {
     (void)compiled_state; /* the CPU executor needs nothing beyond the plan */
     cpu_queue* queue = queue_state;
-    /* The core builds valid plans; this only keeps a bad one from running wild. */
+    /* The core builds valid plans of the kinds declared below; this only keeps
+     * a bad one from running wild. */
     const uint32_t e = plan->element_size;
     if (plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
-        || plan->kind > DML_PLAN_SCALE_BIAS
         || (plan->kind == DML_PLAN_SCALE_BIAS && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT32
             && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT16 && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT64)
         || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
@@ -317,6 +317,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
 
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
+    .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,

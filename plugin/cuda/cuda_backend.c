@@ -568,6 +568,7 @@ static DML_RESULT cuda_queue_execute(void* queue_state, const dml_plan* plan, co
 
 const dml_backend dml_cuda_backend = {
     .name = "cuda",
+    .plan_kinds = DML_CUDA_PLAN_KINDS,
     .probe = cuda_probe,
     .get_adapter_info = cuda_get_adapter_info,
     .device_create = cuda_device_create,

@@ -198,6 +198,7 @@ static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, con
 
 const dml_backend dml_cudaemu_backend = {
     .name = "cudaemu",
+    .plan_kinds = DML_CUDA_PLAN_KINDS,
     .probe = emu_probe,
     .get_adapter_info = emu_get_adapter_info,
     .device_create = emu_device_create,

@@ -23,6 +23,9 @@ typedef enum dml_copy_kind {
 
 typedef struct dml_backend {
     const char* name; /* "cpu", "cuda" */
+    /* The plan kinds queue_execute runs (DML_PLAN_KIND_BIT of each): the
+     * core refuses, with DML_E_NOTIMPL, to compile anything needing others. */
+    uint32_t plan_kinds;
 
     DML_RESULT (*probe)(DML_PLUGIN_PROBE* probe);
     DML_RESULT (*get_adapter_info)(uint32_t adapter_index, DML_ADAPTER_INFO* info);

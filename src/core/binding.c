@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objects.h"
+#include "core.h"
 
 /* What a table slot expects: the tensor bound there (or a persistent resource). */
 typedef struct slot {
@@ -427,12 +427,11 @@ DML_RESULT dml_binding_table_create(DMLDevice handle, const DML_BINDING_TABLE_DE
     dml_binding* block;
     if ((r = allocate_slots(device, call, desc->Dispatchable, &inputs, &outputs, &block)) < 0)
         return r;
-    dml_binding_table* table = calloc(1, sizeof *table);
+    dml_binding_table* table = dml_object_new(&dml_binding_table_class, device);
     if (!table) {
         free(block);
         return dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
     }
-    dml_object_init(&table->base, DML_OBJECT_TYPE_BINDING_TABLE, device);
     table->dispatchable = (dml_object*)desc->Dispatchable;
     dml_object_add_ref(table->dispatchable);
     table->input_count = inputs;
@@ -471,9 +470,13 @@ DML_RESULT dml_binding_table_reset(DMLBindingTable handle, const DML_BINDING_TAB
     return DML_S_OK;
 }
 
-void dml_binding_table_destroy(dml_binding_table* table)
+static void destroy_binding_table(dml_object* object)
 {
+    dml_binding_table* table = (dml_binding_table*)object;
     unbind_all(table);
     dml_object_release(table->dispatchable);
     free(table->inputs);
 }
+
+const dml_object_class dml_binding_table_class = { DML_OBJECT_TYPE_BINDING_TABLE, sizeof(dml_binding_table),
+    destroy_binding_table };

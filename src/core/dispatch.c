@@ -7,17 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "objects.h"
+#include "core.h"
 #include "trace.h"
-
-DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispatchable);
-DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queue, DMLDispatchable dispatchable,
-    DMLBindingTable bindings);
-DML_RESULT dml_queue_synchronize(DMLCommandQueue queue);
-DML_RESULT dml_queue_write_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, const void* source,
-    uint64_t size);
-DML_RESULT dml_queue_read_buffer(DMLCommandQueue queue, DMLBuffer buffer, uint64_t offset, void* destination,
-    uint64_t size);
 
 DML_BINDING_PROPERTIES dml_dispatchable_binding_properties(DMLDispatchable dispatchable)
 {
@@ -202,7 +193,7 @@ DML_RESULT dml_record_dispatch(DMLCommandRecorder recorder, DMLCommandQueue queu
                 dml_object_name(&compiled->base, name);
                 if (!name[0])
                     dml_object_name(&compiled->op->base, name);
-                dml_trace_push_operator("RecordDispatch", &compiled->op->desc, name);
+                dml_trace_push_operator("RecordDispatch", compiled->op->op, name);
             } else {
                 dml_trace_push("RecordDispatch graph");
             }

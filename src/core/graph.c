@@ -1,62 +1,82 @@
 /*
- * graph.c — dmlDeviceCompileGraph: a DML_GRAPH_DESC validated, then compiled
- * into an ordinary compiled operator holding an ordered list of steps (plans
- * and where their pointers come from). Backends never see the graph.
+ * graph.c — compiling: dmlDeviceCompileGraph, and dmlDeviceCompileOperator
+ * as the one node of a graph (dml_compile_single), so both get their steps,
+ * binding slots and persistent and temporary layouts from one path.
  *
- * Compilation walks the nodes in dependency order. A node's data input fed by
- * another node's output is composed with that node's (already composed) plan
- * when the composition is exact (plan_compose.h), so a chain of gathers
- * becomes one plan reading the chain's first input. Otherwise, and for every
- * lengths input fed by a node, the producer is materialised: into the graph
- * output it feeds when it feeds one (such intermediates are never fused
- * through), else into the temporary resource (256-byte aligned). Steps are
- * emitted in dependency order for materialised nodes only; a node whose every
- * consumer fused it away costs nothing.
+ * A DML_GRAPH_DESC is validated, then compiled into an ordinary compiled
+ * operator holding an ordered list of steps (plans and where their pointers
+ * come from). Backends never see the graph.
+ *
+ * Compilation walks the nodes in dependency order and lowers each operator
+ * to its steps (ops/op.h). A step's data input fed by another node's output
+ * is composed with that output's producing step when the output has exactly
+ * one (it then writes all of it) and the composition is exact
+ * (plan_compose.h), so a chain of gathers becomes one plan reading the
+ * chain's first input. Otherwise, and for every lengths input fed by a node,
+ * the producer's output is materialised: into the graph output it feeds when
+ * it feeds one (such intermediates are never fused through), else into the
+ * temporary resource (256-byte aligned). Steps are emitted in dependency
+ * order for materialised outputs only; a node whose every consumer fused it
+ * away costs nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "objects.h"
-#include "plan_build.h"
+#include "core.h"
 #include "plan_compose.h"
 
 /* Caps on InputCount, OutputCount, NodeCount and each edge count, so that a
  * hostile desc cannot make the runtime allocate without bound. */
 #define DML_GRAPH_MAX_COUNT 65536u
 
-#define EXECUTION_FLAGS_ALL                                                                                  \
-    ((uint32_t)(DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION | DML_EXECUTION_FLAG_DISABLE_META_COMMANDS | \
-        DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE))
-
-static const char call[] = "dmlDeviceCompileGraph";
-
 enum { FROM_NOTHING = 0, FROM_INPUT = 1, FROM_NODE = 2 };
 
-typedef struct node {
-    const dml_op_desc* op;
-    const char* name;
-    uint32_t from_kind[DML_OP_MAX_INPUTS]; /* what feeds each input */
-    uint32_t from_index[DML_OP_MAX_INPUTS];
-    uint32_t indegree;        /* intermediate edges into it not yet ordered */
-    int64_t graph_output;     /* the first graph output it feeds, or -1 */
-    uint32_t output_edges;    /* graph outputs it feeds */
+/* What feeds one node input: a graph input, or output `output` of a node. */
+typedef struct feed {
+    uint32_t kind;
+    uint32_t index;
+    uint32_t output;
+} feed;
+
+/* One output of a node: where it goes. */
+typedef struct node_output {
+    int64_t graph_output;  /* the first graph output it feeds, or -1 */
+    uint32_t output_edges; /* graph outputs it feeds */
+    uint32_t first_out;    /* its first output edge (UINT32_MAX: none) */
     bool to_temporary;
     uint64_t temporary_offset;
-    /* Its plan composed through fused producers, and that plan's sources. */
+} node_output;
+
+/* One of a node's steps, its plan composed through fused producers. */
+typedef struct planned {
     dml_plan plan;
     dml_source input, lengths;
+    uint32_t output; /* which output of the node it writes */
+} planned;
+
+typedef struct node {
+    const dml_op* op;
+    const char* name;
+    feed* feeds;           /* per input */
+    node_output* outputs;  /* per output */
+    uint32_t indegree;     /* intermediate edges into it not yet ordered */
+    planned* steps;
+    uint32_t step_count;
 } node;
 
 typedef struct compiler {
     dml_device* device;
+    const char* call;        /* "dmlDeviceCompileGraph", or CompileOperator's */
+    dml_operator* single;    /* CompileOperator: the operator; NULL for a graph */
     const DML_GRAPH_DESC* desc;
     node* nodes;
+    feed* feeds;             /* every node's, in one array */
+    node_output* node_outputs;
     /* Edges by their FromNodeIndex, as linked lists (UINT32_MAX ends one), so
      * that walking a node's edges costs their number, not the graph's. */
     uint32_t* first_mid;  /* per node: its first intermediate edge out */
     uint32_t* next_mid;   /* per intermediate edge */
-    uint32_t* first_out;  /* per node: its first output edge */
     uint32_t* next_out;   /* per output edge */
     uint32_t* order;       /* nodes in dependency order */
     dml_tensor* inputs;    /* per graph input */
@@ -66,7 +86,7 @@ typedef struct compiler {
 
 #define FAIL(c, ...) return dml_device_fail((c)->device, DML_E_INVALIDARG, __VA_ARGS__)
 
-/* "node 2 'name'" for messages. */
+/* "Nodes[2] 'name'" for messages. */
 static const char* node_label(const compiler* c, uint32_t index, char* buffer, size_t size)
 {
     const char* name = c->nodes[index].name;
@@ -77,41 +97,70 @@ static const char* node_label(const compiler* c, uint32_t index, char* buffer, s
     return buffer;
 }
 
+static const char* node_type(const compiler* c, uint32_t index)
+{
+    return c->nodes[index].op->entry->name;
+}
+
+/* Reads each node's operator; then gives every node its slices of the feed
+ * and output arrays (their sizes are known only once the operators are). */
 static DML_RESULT check_nodes(compiler* c)
 {
     const DML_GRAPH_DESC* d = c->desc;
+    uint64_t feeds = 0, outputs = 0;
     for (uint32_t n = 0; n < d->NodeCount; ++n) {
         const DML_GRAPH_NODE_DESC* node_desc = &d->Nodes[n];
         if (node_desc->Type != DML_GRAPH_NODE_TYPE_OPERATOR)
-            FAIL(c, "%s: Nodes[%u].Type = %d; must be DML_GRAPH_NODE_TYPE_OPERATOR", call, n, (int)node_desc->Type);
+            FAIL(c, "%s: Nodes[%u].Type = %d; must be DML_GRAPH_NODE_TYPE_OPERATOR", c->call, n,
+                (int)node_desc->Type);
         const DML_OPERATOR_GRAPH_NODE_DESC* op_node = node_desc->Desc;
         if (!op_node)
-            FAIL(c, "%s: Nodes[%u].Desc is NULL", call, n);
+            FAIL(c, "%s: Nodes[%u].Desc is NULL", c->call, n);
         const dml_operator* op = (const dml_operator*)op_node->Operator;
-        if (!dml_is_object(op, DML_OBJECT_TYPE_OPERATOR))
-            FAIL(c, "%s: Nodes[%u].Operator is not a valid DMLOperator", call, n);
+        if (!dml_is_object(op, DML_OBJECT_TYPE_OPERATOR)) {
+            char problem[DML_HANDLE_PROBLEM_SIZE];
+            FAIL(c, "%s: Nodes[%u].Operator %s", c->call, n,
+                dml_handle_problem(op, "DMLOperator", problem, sizeof problem));
+        }
         if (op->base.device != c->device)
-            FAIL(c, "%s: Nodes[%u].Operator was created by another device", call, n);
-        c->nodes[n].op = &op->desc;
+            FAIL(c, "%s: Nodes[%u].Operator was created by another device", c->call, n);
+        c->nodes[n].op = op->op;
         c->nodes[n].name = op_node->Name;
-        c->nodes[n].graph_output = -1;
+        feeds += op->op->input_count;
+        outputs += op->op->output_count;
+    }
+    c->feeds = calloc(feeds ? feeds : 1, sizeof *c->feeds);
+    c->node_outputs = malloc((outputs ? outputs : 1) * sizeof *c->node_outputs);
+    if (!c->feeds || !c->node_outputs)
+        return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", c->call);
+    feeds = outputs = 0;
+    for (uint32_t n = 0; n < d->NodeCount; ++n) {
+        node* nd = &c->nodes[n];
+        nd->feeds = c->feeds + feeds;
+        nd->outputs = c->node_outputs + outputs;
+        for (uint32_t j = 0; j < nd->op->output_count; ++j)
+            nd->outputs[j] = (node_output){ -1, 0, UINT32_MAX, false, 0 };
+        feeds += nd->op->input_count;
+        outputs += nd->op->output_count;
     }
     return DML_S_OK;
 }
 
 /* Connects node input `to_input` of node `to`; each exactly once. */
-static DML_RESULT connect(compiler* c, const char* edge, uint32_t to, uint32_t to_input, uint32_t kind, uint32_t from)
+static DML_RESULT connect(compiler* c, const char* edge, uint32_t to, uint32_t to_input, feed from)
 {
     char label[96];
     node* n = &c->nodes[to];
     if (to_input >= n->op->input_count)
-        FAIL(c, "%s: %s.ToNodeInputIndex = %u; %s (%s) has %u inputs", call, edge, to_input,
-            node_label(c, to, label, sizeof label), dml_operator_type_name(n->op->type), n->op->input_count);
-    if (n->from_kind[to_input] != FROM_NOTHING)
+        FAIL(c, "%s: %s.ToNodeInputIndex = %u; %s (%s) has %u inputs", c->call, edge, to_input,
+            node_label(c, to, label, sizeof label), node_type(c, to), n->op->input_count);
+    if (!n->op->inputs[to_input].rank)
+        FAIL(c, "%s: %s connects input %u of %s (%s), which its operator leaves out (its tensor desc is NULL)",
+            c->call, edge, to_input, node_label(c, to, label, sizeof label), node_type(c, to));
+    if (n->feeds[to_input].kind != FROM_NOTHING)
         FAIL(c, "%s: %s connects input %u of %s, which another edge already connects (each node input takes "
-            "exactly one edge)", call, edge, to_input, node_label(c, to, label, sizeof label));
-    n->from_kind[to_input] = kind;
-    n->from_index[to_input] = from;
+            "exactly one edge)", c->call, edge, to_input, node_label(c, to, label, sizeof label));
+    n->feeds[to_input] = from;
     return DML_S_OK;
 }
 
@@ -121,15 +170,15 @@ static DML_RESULT check_edge_array(compiler* c, const char* field, uint32_t coun
 {
     int stem = (int)strlen(field) - 1;
     if (count > DML_GRAPH_MAX_COUNT)
-        FAIL(c, "%s: %.*sCount = %u exceeds this runtime's limit of %u", call, stem, field, count,
+        FAIL(c, "%s: %.*sCount = %u exceeds this runtime's limit of %u", c->call, stem, field, count,
             DML_GRAPH_MAX_COUNT);
     if (count && !edges)
-        FAIL(c, "%s: %s is NULL with %.*sCount = %u", call, field, stem, field, count);
+        FAIL(c, "%s: %s is NULL with %.*sCount = %u", c->call, field, stem, field, count);
     for (uint32_t e = 0; e < count; ++e) {
         if (edges[e].Type != type)
-            FAIL(c, "%s: %s[%u].Type = %d; must be %s", call, field, e, (int)edges[e].Type, type_name);
+            FAIL(c, "%s: %s[%u].Type = %d; must be %s", c->call, field, e, (int)edges[e].Type, type_name);
         if (!edges[e].Desc)
-            FAIL(c, "%s: %s[%u].Desc is NULL", call, field, e);
+            FAIL(c, "%s: %s[%u].Desc is NULL", c->call, field, e);
     }
     return DML_S_OK;
 }
@@ -137,10 +186,19 @@ static DML_RESULT check_edge_array(compiler* c, const char* field, uint32_t coun
 static DML_RESULT check_node_index(compiler* c, const char* edge, const char* field, uint32_t index)
 {
     if (index >= c->desc->NodeCount)
-        FAIL(c, "%s: %s.%s = %u; must be less than NodeCount %u", call, edge, field, index, c->desc->NodeCount);
+        FAIL(c, "%s: %s.%s = %u; must be less than NodeCount %u", c->call, edge, field, index, c->desc->NodeCount);
     return DML_S_OK;
 }
 
+static DML_RESULT check_node_output(compiler* c, const char* edge, uint32_t from, uint32_t output)
+{
+    char label[96];
+    uint32_t count = c->nodes[from].op->output_count;
+    if (output >= count)
+        FAIL(c, "%s: %s.FromNodeOutputIndex = %u; %s (%s) has %u output%s", c->call, edge, output,
+            node_label(c, from, label, sizeof label), node_type(c, from), count, count == 1 ? "" : "s");
+    return DML_S_OK;
+}
 static DML_RESULT check_input_edges(compiler* c)
 {
     const DML_GRAPH_DESC* d = c->desc;
@@ -150,10 +208,11 @@ static DML_RESULT check_input_edges(compiler* c)
         snprintf(name, sizeof name, "InputEdges[%u]", e);
         DML_RESULT r;
         if (edge->GraphInputIndex >= d->InputCount)
-            FAIL(c, "%s: %s.GraphInputIndex = %u; must be less than InputCount %u", call, name, edge->GraphInputIndex,
-                d->InputCount);
+            FAIL(c, "%s: %s.GraphInputIndex = %u; must be less than InputCount %u", c->call, name,
+                edge->GraphInputIndex, d->InputCount);
         if ((r = check_node_index(c, name, "ToNodeIndex", edge->ToNodeIndex)) < 0 ||
-            (r = connect(c, name, edge->ToNodeIndex, edge->ToNodeInputIndex, FROM_INPUT, edge->GraphInputIndex)) < 0)
+            (r = connect(c, name, edge->ToNodeIndex, edge->ToNodeInputIndex,
+                 (feed){ FROM_INPUT, edge->GraphInputIndex, 0 })) < 0)
             return r;
         /* The graph input takes its consumers' tensor: the largest size and alignment any needs. */
         const dml_tensor* t = &c->nodes[edge->ToNodeIndex].op->inputs[edge->ToNodeInputIndex];
@@ -164,7 +223,7 @@ static DML_RESULT check_input_edges(compiler* c)
         }
         if ((slot->flags ^ t->flags) & DML_TENSOR_FLAG_OWNED_BY_DML)
             FAIL(c, "%s: %s feeds input %u of %s, whose OWNED_BY_DML flag differs from another node input fed by "
-                "graph input %u (all inputs a graph input feeds must agree)", call, name, edge->ToNodeInputIndex,
+                "graph input %u (all inputs a graph input feeds must agree)", c->call, name, edge->ToNodeInputIndex,
                 node_label(c, edge->ToNodeIndex, label, sizeof label), edge->GraphInputIndex);
         if (t->total_bytes > slot->total_bytes)
             slot->total_bytes = t->total_bytes;
@@ -183,25 +242,23 @@ static DML_RESULT check_intermediate_edges(compiler* c)
         snprintf(name, sizeof name, "IntermediateEdges[%u]", e);
         DML_RESULT r;
         if ((r = check_node_index(c, name, "FromNodeIndex", edge->FromNodeIndex)) < 0 ||
-            (r = check_node_index(c, name, "ToNodeIndex", edge->ToNodeIndex)) < 0)
+            (r = check_node_index(c, name, "ToNodeIndex", edge->ToNodeIndex)) < 0 ||
+            (r = check_node_output(c, name, edge->FromNodeIndex, edge->FromNodeOutputIndex)) < 0 ||
+            (r = connect(c, name, edge->ToNodeIndex, edge->ToNodeInputIndex,
+                 (feed){ FROM_NODE, edge->FromNodeIndex, edge->FromNodeOutputIndex })) < 0)
             return r;
-        if (edge->FromNodeOutputIndex != 0)
-            FAIL(c, "%s: %s.FromNodeOutputIndex = %u; %s has 1 output", call, name, edge->FromNodeOutputIndex,
-                node_label(c, edge->FromNodeIndex, from_label, sizeof from_label));
-        if ((r = connect(c, name, edge->ToNodeIndex, edge->ToNodeInputIndex, FROM_NODE, edge->FromNodeIndex)) < 0)
-            return r;
-        const dml_tensor* from = &c->nodes[edge->FromNodeIndex].op->output;
+        const dml_tensor* from = &c->nodes[edge->FromNodeIndex].op->outputs[edge->FromNodeOutputIndex];
         const dml_tensor* to = &c->nodes[edge->ToNodeIndex].op->inputs[edge->ToNodeInputIndex];
         node_label(c, edge->FromNodeIndex, from_label, sizeof from_label);
         node_label(c, edge->ToNodeIndex, to_label, sizeof to_label);
         if (from->total_bytes != to->total_bytes)
-            FAIL(c, "%s: %s joins %s's output (TotalTensorSizeInBytes %llu) to input %u of %s "
+            FAIL(c, "%s: %s joins output %u of %s (TotalTensorSizeInBytes %llu) to input %u of %s "
                 "(TotalTensorSizeInBytes %llu); an edge's two tensors must have equal TotalTensorSizeInBytes",
-                call, name, from_label, (unsigned long long)from->total_bytes, edge->ToNodeInputIndex, to_label,
-                (unsigned long long)to->total_bytes);
+                c->call, name, edge->FromNodeOutputIndex, from_label, (unsigned long long)from->total_bytes,
+                edge->ToNodeInputIndex, to_label, (unsigned long long)to->total_bytes);
         if (to->flags & DML_TENSOR_FLAG_OWNED_BY_DML)
             FAIL(c, "%s: %s feeds input %u of %s, which is OWNED_BY_DML; only graph inputs may feed owned tensors",
-                call, name, edge->ToNodeInputIndex, to_label);
+                c->call, name, edge->ToNodeInputIndex, to_label);
         c->nodes[edge->ToNodeIndex].indegree++;
         c->next_mid[e] = c->first_mid[edge->FromNodeIndex];
         c->first_mid[edge->FromNodeIndex] = e;
@@ -214,44 +271,45 @@ static DML_RESULT check_output_edges(compiler* c)
     const DML_GRAPH_DESC* d = c->desc;
     for (uint32_t e = 0; e < d->OutputEdgeCount; ++e) {
         const DML_OUTPUT_GRAPH_EDGE_DESC* edge = d->OutputEdges[e].Desc;
-        char name[48], label[96];
+        char name[48];
         snprintf(name, sizeof name, "OutputEdges[%u]", e);
         DML_RESULT r;
-        if ((r = check_node_index(c, name, "FromNodeIndex", edge->FromNodeIndex)) < 0)
+        if ((r = check_node_index(c, name, "FromNodeIndex", edge->FromNodeIndex)) < 0 ||
+            (r = check_node_output(c, name, edge->FromNodeIndex, edge->FromNodeOutputIndex)) < 0)
             return r;
-        if (edge->FromNodeOutputIndex != 0)
-            FAIL(c, "%s: %s.FromNodeOutputIndex = %u; %s has 1 output", call, name, edge->FromNodeOutputIndex,
-                node_label(c, edge->FromNodeIndex, label, sizeof label));
         if (edge->GraphOutputIndex >= d->OutputCount)
-            FAIL(c, "%s: %s.GraphOutputIndex = %u; must be less than OutputCount %u", call, name,
+            FAIL(c, "%s: %s.GraphOutputIndex = %u; must be less than OutputCount %u", c->call, name,
                 edge->GraphOutputIndex, d->OutputCount);
         dml_tensor* slot = &c->outputs[edge->GraphOutputIndex];
         if (slot->rank)
             FAIL(c, "%s: %s connects graph output %u, which another edge already connects (each graph output "
-                "takes exactly one edge)", call, name, edge->GraphOutputIndex);
-        node* from = &c->nodes[edge->FromNodeIndex];
-        *slot = from->op->output;
-        if (from->graph_output < 0)
-            from->graph_output = edge->GraphOutputIndex;
-        from->output_edges++;
-        c->next_out[e] = c->first_out[edge->FromNodeIndex];
-        c->first_out[edge->FromNodeIndex] = e;
+                "takes exactly one edge)", c->call, name, edge->GraphOutputIndex);
+        const node* from = &c->nodes[edge->FromNodeIndex];
+        node_output* out = &from->outputs[edge->FromNodeOutputIndex];
+        *slot = from->op->outputs[edge->FromNodeOutputIndex];
+        if (out->graph_output < 0)
+            out->graph_output = edge->GraphOutputIndex;
+        out->output_edges++;
+        c->next_out[e] = out->first_out;
+        out->first_out = e;
     }
     for (uint32_t o = 0; o < d->OutputCount; ++o)
         if (!c->outputs[o].rank)
-            FAIL(c, "%s: graph output %u has no edge (each graph output takes exactly one edge)", call, o);
+            FAIL(c, "%s: graph output %u has no edge (each graph output takes exactly one edge)", c->call, o);
     return DML_S_OK;
 }
 
 static DML_RESULT check_connected(compiler* c)
 {
-    for (uint32_t n = 0; n < c->desc->NodeCount; ++n)
-        for (uint32_t i = 0; i < c->nodes[n].op->input_count; ++i)
-            if (c->nodes[n].from_kind[i] == FROM_NOTHING) {
+    for (uint32_t n = 0; n < c->desc->NodeCount; ++n) {
+        const node* nd = &c->nodes[n];
+        for (uint32_t i = 0; i < nd->op->input_count; ++i)
+            if (nd->op->inputs[i].rank && nd->feeds[i].kind == FROM_NOTHING) {
                 char label[96];
-                FAIL(c, "%s: input %u of %s (%s) has no edge (every node input takes exactly one edge)", call, i,
-                    node_label(c, n, label, sizeof label), dml_operator_type_name(c->nodes[n].op->type));
+                FAIL(c, "%s: input %u of %s (%s) has no edge (every node input takes exactly one edge)", c->call, i,
+                    node_label(c, n, label, sizeof label), node_type(c, n));
             }
+    }
     return DML_S_OK;
 }
 
@@ -274,7 +332,7 @@ static DML_RESULT order_nodes(compiler* c)
         for (uint32_t n = 0; n < d->NodeCount; ++n)
             if (c->nodes[n].indegree) {
                 char label[96];
-                FAIL(c, "%s: the intermediate edges form a cycle through %s", call,
+                FAIL(c, "%s: the intermediate edges form a cycle through %s", c->call,
                     node_label(c, n, label, sizeof label));
             }
     }
@@ -298,125 +356,222 @@ static DML_RESULT validate(compiler* c)
     return DML_S_OK;
 }
 
-static uint64_t align256(uint64_t v, bool* overflow)
+/* v rounded up to a multiple of alignment (a power of two); sets *overflow. */
+static uint64_t align_up(uint64_t v, uint64_t alignment, bool* overflow)
 {
     uint64_t r;
-    *overflow |= __builtin_add_overflow(v, (uint64_t)255, &r);
-    return r & ~(uint64_t)255;
+    *overflow |= __builtin_add_overflow(v, alignment - 1, &r);
+    return r & ~(alignment - 1);
 }
 
-/* Where consumers read node k's output, materialising it when needed. */
-static DML_RESULT materialise(compiler* c, uint32_t k, dml_source* source)
+/* Where consumers read output `output` of node k, materialising it when needed. */
+static DML_RESULT materialise(compiler* c, uint32_t k, uint32_t output, dml_source* source)
 {
-    node* n = &c->nodes[k];
-    if (n->graph_output >= 0) {
-        *source = (dml_source){ DML_SOURCE_OUTPUT, (uint32_t)n->graph_output, 0 };
+    const node* n = &c->nodes[k];
+    node_output* out = &n->outputs[output];
+    if (out->graph_output >= 0) {
+        *source = (dml_source){ DML_SOURCE_OUTPUT, (uint32_t)out->graph_output, 0 };
         return DML_S_OK;
     }
-    if (!n->to_temporary) {
+    if (!out->to_temporary) {
         bool overflow = false;
-        uint64_t offset = align256(c->temporary_size, &overflow), end;
-        if (overflow || __builtin_add_overflow(offset, n->op->output.total_bytes, &end))
-            FAIL(c, "%s: the temporary resource's size overflows 64 bits", call);
-        n->to_temporary = true;
-        n->temporary_offset = offset;
+        uint64_t offset = align_up(c->temporary_size, DML_TEMPORARY_BUFFER_ALIGNMENT, &overflow), end;
+        if (overflow || __builtin_add_overflow(offset, n->op->outputs[output].total_bytes, &end))
+            FAIL(c, "%s: the temporary resource's size overflows 64 bits", c->call);
+        out->to_temporary = true;
+        out->temporary_offset = offset;
         c->temporary_size = end;
     }
-    *source = (dml_source){ DML_SOURCE_TEMPORARY, 0, n->temporary_offset };
+    *source = (dml_source){ DML_SOURCE_TEMPORARY, 0, out->temporary_offset };
     return DML_S_OK;
 }
 
-/* A node input's source when it is read through a pointer (never fused). */
-static DML_RESULT read_source(compiler* c, const node* n, uint32_t input, dml_source* source)
+/* A node input's source when it is read through a pointer (not fused). */
+static DML_RESULT read_source(compiler* c, const node* n, dml_operand operand, dml_source* source)
 {
-    if (n->from_kind[input] == FROM_INPUT) {
-        *source = (dml_source){ DML_SOURCE_INPUT, n->from_index[input], 0 };
+    if (operand.kind == DML_OPERAND_NONE) {
+        *source = (dml_source){ DML_SOURCE_NONE, 0, 0 };
         return DML_S_OK;
     }
-    return materialise(c, n->from_index[input], source);
+    const feed* f = &n->feeds[operand.index];
+    if (f->kind == FROM_INPUT) {
+        *source = (dml_source){ DML_SOURCE_INPUT, f->index, 0 };
+        return DML_S_OK;
+    }
+    return materialise(c, f->index, f->output, source);
+}
+
+/* The step of a node writing `output` when exactly one does (it then
+ * writes every element), else NULL. */
+static const planned* sole_writer(const node* n, uint32_t output)
+{
+    const planned* found = NULL;
+    for (uint32_t s = 0; s < n->step_count; ++s)
+        if (n->steps[s].output == output) {
+            if (found)
+                return NULL;
+            found = &n->steps[s];
+        }
+    return found;
+}
+
+/* Plans one step of node n: its data input composed with the producing step
+ * when exact, else read through a pointer. */
+static DML_RESULT plan_step(compiler* c, const node* n, const dml_op_step* step, planned* out)
+{
+    DML_RESULT r;
+    out->plan = step->plan;
+    out->output = step->output.index;
+    if ((r = read_source(c, n, step->lengths, &out->lengths)) < 0)
+        return r;
+    if (step->input.kind == DML_OPERAND_INPUT) {
+        const feed* f = &n->feeds[step->input.index];
+        const node* producer = f->kind == FROM_NODE ? &c->nodes[f->index] : NULL;
+        const planned* writer = producer && producer->outputs[f->output].graph_output < 0
+            ? sole_writer(producer, f->output)
+            : NULL;
+        dml_plan composed;
+        dml_lengths_from lengths_from;
+        if (writer && dml_plan_compose(&out->plan, &writer->plan, &composed, &lengths_from)) {
+            out->plan = composed;
+            out->input = writer->input;
+            if (lengths_from == DML_LENGTHS_PRODUCER)
+                out->lengths = writer->lengths;
+            else if (lengths_from == DML_LENGTHS_NONE)
+                out->lengths = (dml_source){ DML_SOURCE_NONE, 0, 0 };
+            return DML_S_OK;
+        }
+    }
+    return read_source(c, n, step->input, &out->input);
 }
 
 static DML_RESULT plan_nodes(compiler* c)
 {
     for (uint32_t k = 0; k < c->desc->NodeCount; ++k) {
         node* n = &c->nodes[c->order[k]];
-        DML_RESULT r;
-        dml_plan_build(n->op, &n->plan);
-        n->lengths = (dml_source){ DML_SOURCE_NONE, 0, 0 };
-        if (n->op->input_count > 1 && (r = read_source(c, n, 1, &n->lengths)) < 0)
-            return r;
-        if (n->from_kind[0] == FROM_NODE && c->nodes[n->from_index[0]].graph_output < 0) {
-            const node* producer = &c->nodes[n->from_index[0]];
-            dml_plan composed;
-            dml_lengths_from lengths_from;
-            if (dml_plan_compose(&n->plan, &producer->plan, &composed, &lengths_from)) {
-                n->plan = composed;
-                n->input = producer->input;
-                if (lengths_from == DML_LENGTHS_PRODUCER)
-                    n->lengths = producer->lengths;
-                else if (lengths_from == DML_LENGTHS_NONE)
-                    n->lengths = (dml_source){ DML_SOURCE_NONE, 0, 0 };
-                continue;
-            }
+        dml_lowering lowering;
+        DML_RESULT r = dml_op_lower(n->op, &lowering);
+        if (r < 0)
+            return dml_device_relay(c->device, r);
+        n->steps = calloc(lowering.count ? lowering.count : 1, sizeof *n->steps);
+        if (!n->steps) {
+            dml_lowering_free(&lowering);
+            return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", c->call);
         }
-        if ((r = read_source(c, n, 0, &n->input)) < 0)
+        n->step_count = lowering.count;
+        for (uint32_t s = 0; s < lowering.count && r >= 0; ++s)
+            r = plan_step(c, n, &lowering.steps[s], &n->steps[s]);
+        dml_lowering_free(&lowering);
+        if (r < 0)
             return r;
     }
     return DML_S_OK;
 }
 
-/* One block: inputs, outputs, owned offsets, steps. */
+/* The persistent resource: each OWNED_BY_DML input at a 256-byte-aligned
+ * offset. TotalTensorSizeInBytes is the host's (any value >= the tensor's
+ * minimum), so both the rounding and the sum are checked. */
+static DML_RESULT layout_persistent(compiler* c, const dml_tensor* inputs, uint64_t* owned, uint64_t* size)
+{
+    uint64_t persistent = 0;
+    bool overflow = false;
+    for (uint32_t i = 0; i < c->desc->InputCount; ++i) {
+        owned[i] = DML_NOT_OWNED;
+        if (inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML) {
+            owned[i] = persistent;
+            overflow |= __builtin_add_overflow(persistent,
+                align_up(inputs[i].total_bytes, DML_PERSISTENT_BUFFER_ALIGNMENT, &overflow), &persistent);
+        }
+    }
+    if (overflow) {
+        char owned_list[160] = "";
+        size_t used = 0;
+        for (uint32_t i = 0; i < c->desc->InputCount && used < sizeof owned_list; ++i)
+            if (inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML)
+                used += (size_t)snprintf(owned_list + used, sizeof owned_list - used, "%sinput %u (%llu bytes)",
+                    used ? ", " : "", i, (unsigned long long)inputs[i].total_bytes);
+        FAIL(c, "%s%s%s%s: the OWNED_BY_DML inputs' TotalTensorSizeInBytes, each rounded up to %d bytes, add up to "
+            "more than 2^64 - 1 bytes of persistent resource: %s", c->call, c->single ? "(" : "",
+            c->single ? c->single->op->entry->name : "", c->single ? ")" : "", DML_PERSISTENT_BUFFER_ALIGNMENT,
+            owned_list);
+    }
+    *size = persistent;
+    return DML_S_OK;
+}
+
+/* Copies of a node's steps writing `output` into target (step NULL: counts them). */
+static uint64_t copy_steps(const node* n, uint32_t output, dml_source target, dml_step* step)
+{
+    uint64_t copied = 0;
+    for (uint32_t s = 0; s < n->step_count; ++s) {
+        const planned* p = &n->steps[s];
+        if (p->output != output)
+            continue;
+        if (step)
+            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target };
+        copied++;
+    }
+    return copied;
+}
+
+/* A node's steps writing `output`, once per place the output goes. */
+static uint64_t emit_output(const compiler* c, const node* n, uint32_t output, dml_step* step)
+{
+    const node_output* out = &n->outputs[output];
+    uint64_t emitted = 0;
+    if (out->to_temporary)
+        emitted += copy_steps(n, output, (dml_source){ DML_SOURCE_TEMPORARY, 0, out->temporary_offset }, step);
+    for (uint32_t e = out->first_out; e != UINT32_MAX; e = c->next_out[e]) {
+        const DML_OUTPUT_GRAPH_EDGE_DESC* edge = c->desc->OutputEdges[e].Desc;
+        emitted += copy_steps(n, output, (dml_source){ DML_SOURCE_OUTPUT, edge->GraphOutputIndex, 0 },
+            step ? step + emitted : NULL);
+    }
+    return emitted;
+}
+
+/* Every materialised output's steps, in dependency order. */
+static uint64_t emit_steps(const compiler* c, dml_step* step)
+{
+    uint64_t count = 0;
+    for (uint32_t k = 0; k < c->desc->NodeCount; ++k) {
+        const node* n = &c->nodes[c->order[k]];
+        for (uint32_t j = 0; j < n->op->output_count; ++j)
+            count += emit_output(c, n, j, step ? step + count : NULL);
+    }
+    return count;
+}
+
+/* One block: steps, inputs, outputs, owned offsets. */
 static DML_RESULT build(compiler* c, dml_compiled* compiled)
 {
     const DML_GRAPH_DESC* d = c->desc;
-    uint32_t steps = 0;
-    for (uint32_t n = 0; n < d->NodeCount; ++n)
-        steps += c->nodes[n].output_edges + (c->nodes[n].to_temporary ? 1 : 0);
+    uint64_t steps = emit_steps(c, NULL);
+    if (steps > UINT32_MAX)
+        FAIL(c, "%s: the graph compiles to %llu steps, more than this runtime's limit of 2^32 - 1", c->call,
+            (unsigned long long)steps);
     size_t size = (size_t)d->InputCount * (sizeof(dml_tensor) + sizeof(uint64_t)) +
         (size_t)d->OutputCount * sizeof(dml_tensor) + (size_t)steps * sizeof(dml_step);
     unsigned char* block = calloc(1, size ? size : 1);
     if (!block)
-        return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
-    compiled->graph = block;
+        return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", c->call);
+    compiled->block = block;
     dml_step* step = (dml_step*)(void*)block;
     dml_tensor* inputs = (dml_tensor*)(void*)(step + steps);
     dml_tensor* outputs = inputs + d->InputCount;
     uint64_t* owned = (uint64_t*)(void*)(outputs + d->OutputCount);
     memcpy(inputs, c->inputs, (size_t)d->InputCount * sizeof *inputs);
     memcpy(outputs, c->outputs, (size_t)d->OutputCount * sizeof *outputs);
-
-    uint64_t persistent = 0;
-    bool overflow = false;
-    for (uint32_t i = 0; i < d->InputCount; ++i) {
-        owned[i] = DML_NOT_OWNED;
-        if (inputs[i].flags & DML_TENSOR_FLAG_OWNED_BY_DML) {
-            owned[i] = persistent;
-            overflow |= __builtin_add_overflow(persistent, align256(inputs[i].total_bytes, &overflow), &persistent);
-        }
-    }
-    if (overflow)
-        FAIL(c, "%s: the persistent resource's size overflows 64 bits", call);
-
-    uint32_t s = 0;
-    for (uint32_t k = 0; k < d->NodeCount; ++k) {
-        const node* n = &c->nodes[c->order[k]];
-        dml_step proto = { n->plan, NULL, n->input, n->lengths, { DML_SOURCE_TEMPORARY, 0, n->temporary_offset } };
-        if (n->to_temporary)
-            step[s++] = proto;
-        for (uint32_t e = c->first_out[c->order[k]]; e != UINT32_MAX; e = c->next_out[e]) {
-            const DML_OUTPUT_GRAPH_EDGE_DESC* edge = d->OutputEdges[e].Desc;
-            proto.output = (dml_source){ DML_SOURCE_OUTPUT, edge->GraphOutputIndex, 0 };
-            step[s++] = proto;
-        }
-    }
+    DML_RESULT r = layout_persistent(c, inputs, owned, &compiled->persistent_size);
+    if (r < 0)
+        return r;
+    emit_steps(c, step);
     compiled->input_count = d->InputCount;
     compiled->output_count = d->OutputCount;
     compiled->inputs = inputs;
     compiled->outputs = outputs;
     compiled->owned_offsets = owned;
     compiled->steps = step;
-    compiled->step_count = steps;
-    compiled->persistent_size = persistent;
+    compiled->step_count = (uint32_t)steps;
     compiled->temporary_size = c->temporary_size;
     return DML_S_OK;
 }
@@ -438,15 +593,14 @@ static void describe(const compiler* c, const dml_compiled* compiled)
 {
     char line[1024], a[48], b[48], d[48];
     snprintf(line, sizeof line, "%s: %u nodes compiled to %u step(s); temporary resource %llu bytes, persistent %llu",
-        call, c->desc->NodeCount, compiled->step_count, (unsigned long long)compiled->temporary_size,
+        c->call, c->desc->NodeCount, compiled->step_count, (unsigned long long)compiled->temporary_size,
         (unsigned long long)compiled->persistent_size);
     dml_emit_info(line);
     for (uint32_t k = 0; k < compiled->step_count; ++k) {
         const dml_step* s = &compiled->steps[k];
         const dml_plan* p = &s->plan;
-        int n = snprintf(line, sizeof line, "  step %u: %s %s -> %s", k,
-            p->kind == DML_PLAN_REVERSE_SUBSEQUENCES ? "reverse-gather" : "gather", source_name(s->input, a, sizeof a),
-            source_name(s->output, b, sizeof b));
+        int n = snprintf(line, sizeof line, "  step %u: %s %s -> %s", k, dml_plan_kind_name(p->kind),
+            source_name(s->input, a, sizeof a), source_name(s->output, b, sizeof b));
         if (p->kind == DML_PLAN_REVERSE_SUBSEQUENCES)
             n += snprintf(line + n, sizeof line - (size_t)n, " (lengths %s, axis %d clamp %llu)",
                 source_name(s->lengths, d, sizeof d), p->axis, (unsigned long long)p->axis_size);
@@ -459,43 +613,83 @@ static void describe(const compiler* c, const dml_compiled* compiled)
     }
 }
 
-static DML_RESULT compile(compiler* c, DMLCompiledOperator* out)
+static DML_RESULT compile(compiler* c, dml_compiled** out)
 {
     DML_RESULT r;
     if ((r = validate(c)) < 0 || (r = plan_nodes(c)) < 0)
         return r;
-    dml_compiled* compiled = calloc(1, sizeof *compiled);
+    dml_compiled* compiled = dml_object_new(&dml_compiled_class, c->device);
     if (!compiled)
-        return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
-    dml_object_init(&compiled->base, DML_OBJECT_TYPE_COMPILED_OPERATOR, c->device);
-    if ((r = build(c, compiled)) < 0) {
+        return dml_device_fail(c->device, DML_E_OUTOFMEMORY, "%s: out of host memory", c->call);
+    if (c->single) {
+        dml_object_add_ref(c->single);
+        compiled->op = c->single;
+    }
+    if ((r = build(c, compiled)) < 0 || (r = dml_compiled_compile_steps(c->device, compiled, c->call)) < 0) {
         dml_object_release(compiled);
         return r;
     }
-    if ((r = dml_compiled_compile_steps(c->device, compiled)) < 0) {
-        dml_object_release(compiled);
-        return dml_device_remove(c->device, r);
-    }
-    if (c->device->debug)
+    if (c->device->debug && !c->single)
         describe(c, compiled);
-    *out = (DMLCompiledOperator)compiled;
+    *out = compiled;
     return DML_S_OK;
 }
 
-DML_RESULT dml_compile_graph(DMLDevice handle, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
-    DMLCompiledOperator* out);
+/* Allocates the compiler's arrays for desc (counts already capped), compiles,
+ * frees them. */
+static DML_RESULT run_compiler(dml_device* device, const DML_GRAPH_DESC* desc, const char* call,
+    dml_operator* single, dml_compiled** out)
+{
+    compiler c;
+    memset(&c, 0, sizeof c);
+    c.device = device;
+    c.call = call;
+    c.single = single;
+    c.desc = desc;
+    c.nodes = calloc(desc->NodeCount, sizeof *c.nodes);
+    c.first_mid = malloc(desc->NodeCount * sizeof *c.first_mid);
+    /* Edge counts are checked against the cap before any edge is read. */
+    uint32_t mids = desc->IntermediateEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->IntermediateEdgeCount : 0;
+    uint32_t outs = desc->OutputEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->OutputEdgeCount : 0;
+    c.next_mid = malloc((mids ? mids : 1) * sizeof *c.next_mid);
+    c.next_out = malloc((outs ? outs : 1) * sizeof *c.next_out);
+    c.order = calloc(desc->NodeCount, sizeof *c.order);
+    c.inputs = calloc(desc->InputCount ? desc->InputCount : 1, sizeof *c.inputs);
+    c.outputs = calloc(desc->OutputCount, sizeof *c.outputs);
+    DML_RESULT r;
+    if (!c.nodes || !c.order || !c.inputs || !c.outputs || !c.first_mid || !c.next_mid || !c.next_out) {
+        r = dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
+    } else {
+        memset(c.first_mid, 0xFF, desc->NodeCount * sizeof *c.first_mid);
+        r = compile(&c, out);
+    }
+    for (uint32_t n = 0; c.nodes && n < desc->NodeCount; ++n)
+        free(c.nodes[n].steps);
+    free(c.feeds);
+    free(c.node_outputs);
+    free(c.first_mid);
+    free(c.next_mid);
+    free(c.next_out);
+    free(c.nodes);
+    free(c.order);
+    free(c.inputs);
+    free(c.outputs);
+    return r;
+}
+
 DML_RESULT dml_compile_graph(DMLDevice handle, const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags,
     DMLCompiledOperator* out)
 {
+    static const char call[] = "dmlDeviceCompileGraph";
     dml_device* device = (dml_device*)handle;
     if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
     DML_RESULT r = dml_device_check(device, call);
     if (r < 0)
         return r;
     if (!desc || !out)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: %s is NULL", call, desc ? "compiled" : "desc");
-    if ((uint32_t)flags & ~EXECUTION_FLAGS_ALL)
+    if ((uint32_t)flags & ~DML_EXECUTION_FLAGS_ALL)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: flags = 0x%x has unknown bits", call, (unsigned)flags);
     if (desc->NodeCount == 0 || !desc->Nodes)
         return dml_device_fail(device, DML_E_INVALIDARG, "%s: desc->NodeCount = %u, Nodes %s; a graph needs nodes",
@@ -507,37 +701,45 @@ DML_RESULT dml_compile_graph(DMLDevice handle, const DML_GRAPH_DESC* desc, DML_E
         return dml_device_fail(device, DML_E_INVALIDARG,
             "%s: desc->NodeCount %u, InputCount %u, OutputCount %u; each is limited to %u here", call,
             desc->NodeCount, desc->InputCount, desc->OutputCount, DML_GRAPH_MAX_COUNT);
+    dml_compiled* compiled;
+    if ((r = run_compiler(device, desc, call, NULL, &compiled)) < 0)
+        return r;
+    *out = (DMLCompiledOperator)compiled;
+    return DML_S_OK;
+}
 
-    compiler c;
-    memset(&c, 0, sizeof c);
-    c.device = device;
-    c.desc = desc;
-    c.nodes = calloc(desc->NodeCount, sizeof *c.nodes);
-    c.first_mid = malloc(desc->NodeCount * sizeof *c.first_mid);
-    c.first_out = malloc(desc->NodeCount * sizeof *c.first_out);
-    /* Edge counts are checked against the cap before any edge is read. */
-    uint32_t mids = desc->IntermediateEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->IntermediateEdgeCount : 0;
-    uint32_t outs = desc->OutputEdgeCount <= DML_GRAPH_MAX_COUNT ? desc->OutputEdgeCount : 0;
-    c.next_mid = malloc((mids ? mids : 1) * sizeof *c.next_mid);
-    c.next_out = malloc((outs ? outs : 1) * sizeof *c.next_out);
-    c.order = calloc(desc->NodeCount, sizeof *c.order);
-    c.inputs = calloc(desc->InputCount ? desc->InputCount : 1, sizeof *c.inputs);
-    c.outputs = calloc(desc->OutputCount, sizeof *c.outputs);
-    if (!c.nodes || !c.order || !c.inputs || !c.outputs || !c.first_mid || !c.first_out || !c.next_mid ||
-        !c.next_out) {
-        r = dml_device_fail(device, DML_E_OUTOFMEMORY, "%s: out of host memory", call);
+DML_RESULT dml_compile_single(dml_device* device, dml_operator* op, const char* call, dml_compiled** out)
+{
+    const dml_op* o = op->op;
+    uint32_t inputs = o->input_count, outputs = o->output_count;
+    DML_INPUT_GRAPH_EDGE_DESC* in = calloc(inputs ? inputs : 1, sizeof *in);
+    DML_OUTPUT_GRAPH_EDGE_DESC* to = calloc(outputs, sizeof *to);
+    DML_GRAPH_EDGE_DESC* edges = calloc((size_t)inputs + outputs, sizeof *edges);
+    DML_RESULT r;
+    if (!in || !to || !edges) {
+        r = dml_device_fail(device, DML_E_OUTOFMEMORY, "%s(%s): out of host memory", call, o->entry->name);
     } else {
-        memset(c.first_mid, 0xFF, desc->NodeCount * sizeof *c.first_mid);
-        memset(c.first_out, 0xFF, desc->NodeCount * sizeof *c.first_out);
-        r = compile(&c, out);
+        /* Graph input i feeds node input i (when the operator uses it); node
+         * output j is graph output j. */
+        uint32_t input_edges = 0;
+        for (uint32_t i = 0; i < inputs; ++i)
+            if (o->inputs[i].rank) {
+                in[input_edges] = (DML_INPUT_GRAPH_EDGE_DESC){ i, 0, i, NULL };
+                edges[input_edges] = (DML_GRAPH_EDGE_DESC){ DML_GRAPH_EDGE_TYPE_INPUT, &in[input_edges] };
+                input_edges++;
+            }
+        for (uint32_t j = 0; j < outputs; ++j) {
+            to[j] = (DML_OUTPUT_GRAPH_EDGE_DESC){ 0, j, j, NULL };
+            edges[input_edges + j] = (DML_GRAPH_EDGE_DESC){ DML_GRAPH_EDGE_TYPE_OUTPUT, &to[j] };
+        }
+        DML_OPERATOR_GRAPH_NODE_DESC node_desc = { (DMLOperator)op, NULL };
+        DML_GRAPH_NODE_DESC graph_node = { DML_GRAPH_NODE_TYPE_OPERATOR, &node_desc };
+        DML_GRAPH_DESC graph = { inputs, outputs, 1, &graph_node, input_edges, edges, outputs, edges + input_edges, 0,
+            NULL };
+        r = run_compiler(device, &graph, call, op, out);
     }
-    free(c.first_mid);
-    free(c.first_out);
-    free(c.next_mid);
-    free(c.next_out);
-    free(c.nodes);
-    free(c.order);
-    free(c.inputs);
-    free(c.outputs);
+    free(in);
+    free(to);
+    free(edges);
     return r;
 }

@@ -1,8 +1,9 @@
 /*
- * objects.c — reference counting, destruction, error helpers, and the plugin
- * table that exposes the core to the dispatcher.
+ * objects.c — the object model: handles, reference counting, destruction
+ * through each object's class, the debug device's quarantine, names and
+ * the error helpers every call uses.
  */
-#include "objects.h"
+#include "core.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +12,6 @@
 #include <string.h>
 
 #include "object_types.h"
-
-DMLPluginTable dml_core_table;
-const dml_backend* dml_core_backend;
 
 _Static_assert(offsetof(dml_object, name) == offsetof(DMLReleasedObject, Name),
     "a quarantined object keeps its name where DMLReleasedObject has it");
@@ -52,11 +50,12 @@ DML_RESULT dml_invalid_handle(const dml_device* device, const char* call, const 
         dml_handle_problem(p, expected, problem, sizeof problem));
 }
 
-void dml_object_init(dml_object* object, DML_OBJECT_TYPE type, dml_device* device)
+void dml_object_init(dml_object* object, const dml_object_class* cls, dml_device* device)
 {
     object->header.Dispatch = &dml_core_table;
     object->header.Magic = DML_OBJECT_MAGIC;
-    object->header.Type = type;
+    object->header.Type = cls->type;
+    object->cls = cls;
     object->name[0] = '\0';
     atomic_flag_clear(&object->name_lock);
     atomic_init(&object->refs, 1);
@@ -65,6 +64,14 @@ void dml_object_init(dml_object* object, DML_OBJECT_TYPE type, dml_device* devic
     object->next_released = NULL;
     if (device)
         dml_object_add_ref(device);
+}
+
+void* dml_object_new(const dml_object_class* cls, dml_device* device)
+{
+    dml_object* object = calloc(1, cls->size);
+    if (object)
+        dml_object_init(object, cls, device);
+    return object;
 }
 
 uint32_t dml_object_add_ref(void* p)
@@ -81,28 +88,13 @@ static bool is_debug(const dml_object* object)
     return device->debug;
 }
 
-static size_t object_size(DML_OBJECT_TYPE type)
-{
-    switch (type) {
-    case DML_OBJECT_TYPE_DEVICE: return sizeof(dml_device);
-    case DML_OBJECT_TYPE_OPERATOR: return sizeof(dml_operator);
-    case DML_OBJECT_TYPE_COMPILED_OPERATOR: return sizeof(dml_compiled);
-    case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: return sizeof(dml_initializer);
-    case DML_OBJECT_TYPE_BINDING_TABLE: return sizeof(dml_binding_table);
-    case DML_OBJECT_TYPE_COMMAND_RECORDER: return sizeof(dml_recorder);
-    case DML_OBJECT_TYPE_COMMAND_QUEUE: return sizeof(dml_queue);
-    case DML_OBJECT_TYPE_BUFFER: return sizeof(dml_buffer);
-    }
-    return sizeof(dml_object);
-}
-
 /* A debug device keeps what its objects leave: header (marked released) and
  * name for the messages about stale handles, the rest poisoned, and the memory
  * never reused while the device lives. */
 static void quarantine(dml_object* object, dml_device* device)
 {
     size_t kept = offsetof(dml_object, name_lock);
-    memset((unsigned char*)object + kept, DML_POISON_BYTE, object_size((DML_OBJECT_TYPE)object->header.Type) - kept);
+    memset((unsigned char*)object + kept, DML_POISON_BYTE, object->cls->size - kept);
     object->header.Magic = DML_OBJECT_MAGIC_RELEASED;
     dml_object* head = atomic_load_explicit(&device->quarantine, memory_order_relaxed);
     do
@@ -111,7 +103,7 @@ static void quarantine(dml_object* object, dml_device* device)
         memory_order_relaxed));
 }
 
-static void free_quarantine(dml_device* device)
+void dml_object_free_quarantine(dml_device* device)
 {
     dml_object* object = atomic_load_explicit(&device->quarantine, memory_order_acquire);
     while (object) {
@@ -123,41 +115,8 @@ static void free_quarantine(dml_device* device)
 
 static void destroy(dml_object* object)
 {
-    const dml_backend* backend = dml_core_backend;
-    switch ((DML_OBJECT_TYPE)object->header.Type) {
-    case DML_OBJECT_TYPE_DEVICE: {
-        dml_device* device = (dml_device*)object;
-        backend->device_destroy(device->state);
-        free_quarantine(device);
-        break;
-    }
-    case DML_OBJECT_TYPE_COMPILED_OPERATOR: {
-        dml_compiled_destroy((dml_compiled*)object);
-        break;
-    }
-    case DML_OBJECT_TYPE_OPERATOR_INITIALIZER: {
-        dml_initializer* initializer = (dml_initializer*)object;
-        for (uint32_t i = 0; i < initializer->count; ++i)
-            dml_object_release(initializer->ops[i]);
-        free(initializer->ops);
-        break;
-    }
-    case DML_OBJECT_TYPE_BINDING_TABLE:
-        dml_binding_table_destroy((dml_binding_table*)object);
-        break;
-    case DML_OBJECT_TYPE_COMMAND_QUEUE:
-        backend->queue_destroy(((dml_queue*)object)->state);
-        break;
-    case DML_OBJECT_TYPE_BUFFER: {
-        dml_buffer* buffer = (dml_buffer*)object;
-        if (!buffer->wrapped)
-            backend->buffer_free(object->device->state, buffer->memory);
-        break;
-    }
-    case DML_OBJECT_TYPE_OPERATOR:
-    case DML_OBJECT_TYPE_COMMAND_RECORDER:
-        break;
-    }
+    if (object->cls->destroy)
+        object->cls->destroy(object);
     dml_device* device = object->device;
     if (device && device->debug) {
         quarantine(object, device);
@@ -182,7 +141,7 @@ uint32_t dml_object_release(void* p)
 }
 
 /* dmlAddRef and dmlRelease: the host's references. */
-static uint32_t host_add_ref(void* p)
+uint32_t dml_host_add_ref(void* p)
 {
     if (!dml_is_object(p, 0)) {
         dml_invalid_handle(NULL, "dmlAddRef", "object", "DML object", p);
@@ -193,7 +152,7 @@ static uint32_t host_add_ref(void* p)
     return dml_object_add_ref(object);
 }
 
-static uint32_t host_release(void* p)
+uint32_t dml_host_release(void* p)
 {
     if (!dml_is_object(p, 0)) {
         dml_invalid_handle(NULL, "dmlRelease", "object", "DML object", p);
@@ -225,7 +184,7 @@ static void unlock_name(const dml_object* object)
     atomic_flag_clear_explicit((atomic_flag*)&object->name_lock, memory_order_release);
 }
 
-static DML_RESULT set_name(void* p, const char* name)
+DML_RESULT dml_set_name(void* p, const char* name)
 {
     if (!dml_is_object(p, 0))
         return dml_invalid_handle(NULL, "dmlSetName", "object", "DML object", p);
@@ -300,7 +259,7 @@ DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result)
     return dml_device_relay(device, result);
 }
 
-static DML_RESULT device_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
+DML_RESULT dml_device_get_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
 {
     static const char call[] = "dmlDeviceGetAdapterInfo";
     dml_device* device = (dml_device*)handle;
@@ -316,7 +275,7 @@ static DML_RESULT device_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
     return DML_S_OK;
 }
 
-static DML_RESULT device_set_thread_limit(DMLDevice handle, uint32_t max_threads, uint32_t* threads_in_use)
+DML_RESULT dml_device_set_thread_limit(DMLDevice handle, uint32_t max_threads, uint32_t* threads_in_use)
 {
     static const char call[] = "dmlDeviceSetThreadLimit";
     dml_device* device = (dml_device*)handle;
@@ -338,33 +297,3 @@ static DML_RESULT device_set_thread_limit(DMLDevice handle, uint32_t max_threads
     return DML_S_OK;
 }
 
-/* device.c and dispatch.c */
-extern void dml_core_fill_device_entries(DMLPluginTable* table);
-
-const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t abi_version,
-    const DMLHostServices* host)
-{
-    if (abi_version != DML_PLUGIN_ABI_VERSION || !backend)
-        return NULL;
-    dml_error_set_host(host);
-    dml_core_backend = backend;
-    DMLPluginTable* t = &dml_core_table;
-    t->AbiVersion = DML_PLUGIN_ABI_VERSION;
-    t->StructSize = sizeof(DMLPluginTable);
-    t->Backend = backend->name;
-    t->Probe = backend->probe;
-    t->GetAdapterInfo = backend->get_adapter_info;
-    t->AddRef = host_add_ref;
-    t->Release = host_release;
-    t->SetName = set_name;
-    t->DeviceGetAdapterInfo = device_adapter_info;
-    t->DeviceSetThreadLimit = device_set_thread_limit;
-    t->DeviceCreateBindingTable = dml_binding_table_create;
-    t->BindingTableBindInputs = dml_binding_table_bind_inputs;
-    t->BindingTableBindOutputs = dml_binding_table_bind_outputs;
-    t->BindingTableBindTemporaryResource = dml_binding_table_bind_temporary;
-    t->BindingTableBindPersistentResource = dml_binding_table_bind_persistent;
-    t->BindingTableReset = dml_binding_table_reset;
-    dml_core_fill_device_entries(t);
-    return t;
-}

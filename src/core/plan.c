@@ -10,32 +10,6 @@ typedef struct dim {
     bool is_axis;
 } dim;
 
-/* The gather as the spec defines it, one dimension per tensor dimension. */
-static uint32_t describe(const dml_op_desc* op, dim* dims, int64_t* in_offset)
-{
-    const dml_tensor* in = &op->inputs[0];
-    const dml_tensor* out = &op->output;
-    *in_offset = 0;
-    for (uint32_t i = 0; i < out->rank; ++i) {
-        dim* d = &dims[i];
-        memset(d, 0, sizeof *d);
-        d->size = out->sizes[i];
-        d->out_stride = (int64_t)out->strides[i];
-        if (op->type == DML_OPERATOR_REVERSE_SUBSEQUENCES) {
-            d->in_stride = (int64_t)in->strides[i];
-            d->is_axis = i == op->axis;
-            d->len_stride = d->is_axis ? 0 : (int64_t)op->inputs[1].strides[i];
-        } else {
-            /* SLICE1: CopyStart walks back from the window's end for negative strides. */
-            int64_t start = op->window_offsets[i] + (op->window_strides[i] < 0 ? op->window_sizes[i] - 1 : 0);
-            *in_offset += start * (int64_t)in->strides[i];
-            /* Reached only inside the input, so the product fits (sizes of 1 are dropped). */
-            d->in_stride = d->size > 1 ? op->window_strides[i] * (int64_t)in->strides[i] : 0;
-        }
-    }
-    return out->rank;
-}
-
 /* Drops dimensions of size 1; a reversal axis of size 1 reverses nothing
  * unless its lengths clamp to more (a composed plan's axis may walk part of
  * the reversed one: plan_compose.c). */
@@ -76,7 +50,7 @@ static uint32_t merge_dims(dim* dims, uint32_t rank)
     if (rank == 0)
         return 0;
     uint32_t n = 1; /* dims[n - 1] is the innermost merged so far, walking outward */
-    dim merged[DML_PLAN_MAX_RANK];
+    dim merged[DML_PLAN_WORK_RANK];
     merged[0] = dims[rank - 1];
     for (uint32_t k = rank - 1; k-- > 0;) {
         dim* inner = &merged[n - 1];
@@ -115,16 +89,15 @@ static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* stride
     return reach <= INT32_MAX;
 }
 
-void dml_plan_normalize(dml_plan* plan)
+/* Sorts, drops and merges dims[0..rank) into plan's dimensions; false when
+ * more than DML_PLAN_MAX_RANK remain. plan's other fields are kept. */
+static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
 {
-    dim dims[DML_PLAN_MAX_RANK];
-    uint32_t rank = plan->rank;
-    for (uint32_t i = 0; i < rank; ++i)
-        dims[i] = (dim){ plan->sizes[i], plan->in_strides[i], plan->out_strides[i], plan->len_strides[i],
-            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis };
     rank = drop_unit_dims(dims, rank, plan->axis_size);
     sort_by_output_stride(dims, rank);
     rank = merge_dims(dims, rank);
+    if (rank > DML_PLAN_MAX_RANK)
+        return false;
 
     uint32_t kind = plan->kind;
     if (kind == DML_PLAN_REVERSE_SUBSEQUENCES) /* stays one only while its axis does */
@@ -167,37 +140,64 @@ void dml_plan_normalize(dml_plan* plan)
         fits_int32(plan, plan->out_offset, plan->out_strides) &&
         (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
             fits_int32(plan, plan->len_offset, plan->len_strides));
+    return true;
 }
 
-void dml_plan_build(const dml_op_desc* op, dml_plan* plan)
+void dml_plan_normalize(dml_plan* plan)
 {
     dim dims[DML_PLAN_MAX_RANK];
-    int64_t in_offset;
-    uint32_t rank = describe(op, dims, &in_offset);
+    uint32_t rank = plan->rank;
+    for (uint32_t i = 0; i < rank; ++i)
+        dims[i] = (dim){ plan->sizes[i], plan->in_strides[i], plan->out_strides[i], plan->len_strides[i],
+            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis };
+    normalize_into(plan, dims, rank); /* merging never adds dimensions */
+}
 
-    memset(plan, 0, sizeof *plan);
-    plan->kind = DML_PLAN_GATHER;
-    plan->axis = -1;
-    plan->element_size = op->output.element_size;
-    plan->in_offset = in_offset;
-    plan->rank = rank;
-    for (uint32_t i = 0; i < rank; ++i) {
-        plan->sizes[i] = dims[i].size;
-        plan->in_strides[i] = dims[i].in_stride;
-        plan->out_strides[i] = dims[i].out_stride;
-        plan->len_strides[i] = dims[i].len_stride;
-        if (dims[i].is_axis) {
-            plan->kind = DML_PLAN_REVERSE_SUBSEQUENCES;
-            plan->axis = (int32_t)i;
-            plan->axis_size = dims[i].size;
-            plan->lengths_element_size = op->inputs[1].element_size;
-        }
+void dml_plan_builder_init(dml_plan_builder* builder, dml_plan_kind kind, uint32_t element_size)
+{
+    memset(builder, 0, sizeof *builder);
+    builder->plan.kind = (uint32_t)kind;
+    builder->plan.element_size = element_size;
+    builder->plan.axis = -1;
+    builder->axis = -1;
+}
+
+bool dml_plan_builder_add(dml_plan_builder* builder, dml_plan_dim d)
+{
+    if (builder->rank == DML_PLAN_WORK_RANK)
+        return false;
+    builder->dims[builder->rank++] = d;
+    return true;
+}
+
+void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size)
+{
+    builder->axis = (int32_t)builder->rank - 1;
+    builder->plan.kind = DML_PLAN_REVERSE_SUBSEQUENCES;
+    builder->plan.axis_size = axis_size;
+    builder->plan.lengths_element_size = lengths_element_size;
+}
+
+bool dml_plan_builder_finish(const dml_plan_builder* builder, dml_plan* plan)
+{
+    dim dims[DML_PLAN_WORK_RANK];
+    for (uint32_t i = 0; i < builder->rank; ++i) {
+        const dml_plan_dim* d = &builder->dims[i];
+        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis };
     }
-    if (op->has_scale_bias) {
-        plan->kind = DML_PLAN_SCALE_BIAS;
-        plan->data_type = (uint32_t)op->output.data_type;
-        plan->scale = op->scale;
-        plan->bias = op->bias;
-    }
-    dml_plan_normalize(plan);
+    dml_plan result = builder->plan;
+    if (!normalize_into(&result, dims, builder->rank))
+        return false;
+    *plan = result;
+    return true;
+}
+
+const char* dml_plan_kind_name(uint32_t kind)
+{
+    static const char* const names[DML_PLAN_KIND_COUNT] = {
+        [DML_PLAN_GATHER] = "gather",
+        [DML_PLAN_REVERSE_SUBSEQUENCES] = "reverse-gather",
+        [DML_PLAN_SCALE_BIAS] = "scale-bias gather",
+    };
+    return kind < DML_PLAN_KIND_COUNT && names[kind] ? names[kind] : "unknown plan kind";
 }

@@ -37,11 +37,17 @@
 
 #define DML_PLAN_MAX_RANK 8
 
+/* Append only: backends declare the kinds they execute as a bit set
+ * (dml_backend.plan_kinds, DML_PLAN_KIND_BIT), and the core refuses a compile
+ * needing a kind the device's backend lacks. */
 typedef enum dml_plan_kind {
     DML_PLAN_GATHER = 0,
     DML_PLAN_REVERSE_SUBSEQUENCES = 1,
     DML_PLAN_SCALE_BIAS = 2,
+    DML_PLAN_KIND_COUNT
 } dml_plan_kind;
+
+#define DML_PLAN_KIND_BIT(kind) (1u << (kind))
 
 typedef struct dml_plan {
     uint32_t kind;                 /* dml_plan_kind */

@@ -23,6 +23,12 @@ uint32_t dml_data_type_size(DML_TENSOR_DATA_TYPE type)
     }
 }
 
+bool dml_data_type_is_float(DML_TENSOR_DATA_TYPE type)
+{
+    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
+        type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
 const char* dml_data_type_name(DML_TENSOR_DATA_TYPE type)
 {
     static const char* const names[] = {
@@ -81,7 +87,7 @@ static overlap_result enumerate_overlap(uint32_t rank, const uint32_t* sizes, co
     uint8_t* seen = calloc((size_t)(span + 7) / 8, 1);
     if (!seen)
         return OVERLAP_UNKNOWN;
-    uint32_t coord[DML_PLAN_MAX_RANK] = { 0 };
+    uint32_t coord[DML_TENSOR_DIMENSION_COUNT_MAX1] = { 0 };
     overlap_result result = NO_OVERLAP;
     for (;;) {
         uint64_t offset = 0;
@@ -107,7 +113,7 @@ static overlap_result enumerate_overlap(uint32_t rank, const uint32_t* sizes, co
  * case, decided in O(rank^2)); otherwise small layouts are enumerated. */
 static overlap_result output_overlap(uint32_t rank, const uint32_t* sizes, const uint64_t* strides)
 {
-    uint32_t order[DML_PLAN_MAX_RANK];
+    uint32_t order[DML_TENSOR_DIMENSION_COUNT_MAX1];
     uint32_t n = 0;
     uint64_t count = 1;
     for (uint32_t i = 0; i < rank; ++i) {

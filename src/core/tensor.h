@@ -7,7 +7,6 @@
 #include <dml/dml.h>
 #include <stdbool.h>
 
-#include "plan.h"
 
 /* A validated tensor desc, deep-copied: strides are always explicit (packed
  * ones filled in when the desc had NULL). */
@@ -16,8 +15,8 @@ typedef struct dml_tensor {
     DML_TENSOR_FLAGS flags;
     uint32_t rank;
     uint32_t element_size;
-    uint32_t sizes[DML_PLAN_MAX_RANK];
-    uint64_t strides[DML_PLAN_MAX_RANK]; /* 64-bit: packed strides of huge tensors exceed 32 bits */
+    uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint64_t strides[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* 64-bit: packed strides of huge tensors exceed 32 bits */
     uint64_t total_bytes;     /* TotalTensorSizeInBytes */
     uint32_t base_alignment;  /* GuaranteedBaseOffsetAlignment */
     bool packed_strides;      /* Strides was NULL */
@@ -26,6 +25,8 @@ typedef struct dml_tensor {
 /* Bytes per element; 0 for UNKNOWN or an invalid value. */
 uint32_t dml_data_type_size(DML_TENSOR_DATA_TYPE type);
 const char* dml_data_type_name(DML_TENSOR_DATA_TYPE type);
+/* FLOAT16, FLOAT32 or FLOAT64. */
+bool dml_data_type_is_float(DML_TENSOR_DATA_TYPE type);
 
 /* DirectML's DMLCalcBufferTensorSize, overflow-checked: false when the
  * arguments are invalid or the size does not fit in 64 bits. */

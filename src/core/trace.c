@@ -77,17 +77,17 @@ static void append_sizes(text* t, const dml_tensor* tensor)
     append(t, "]");
 }
 
-void dml_trace_push_operator(const char* what, const dml_op_desc* op, const char* name)
+void dml_trace_push_operator(const char* what, const dml_op* op, const char* name)
 {
     if (!dml_trace_active())
         return;
     text t = { .used = 0 };
     t.buffer[0] = '\0';
-    append(&t, "%s %s", what, dml_operator_type_name(op->type));
+    append(&t, "%s %s", what, op->entry->name);
     if (name && name[0])
         append(&t, " '%s'", name);
     char type[16];
-    const char* upper = dml_data_type_name(op->output.data_type);
+    const char* upper = dml_data_type_name(op->outputs[0].data_type);
     size_t k = 0;
     for (; upper[k] && k < sizeof type - 1; ++k)
         type[k] = (char)tolower((unsigned char)upper[k]);
@@ -99,7 +99,11 @@ void dml_trace_push_operator(const char* what, const dml_op_desc* op, const char
         append_sizes(&t, &op->inputs[i]);
     }
     append(&t, "->");
-    append_sizes(&t, &op->output);
+    for (uint32_t j = 0; j < op->output_count; ++j) {
+        if (j)
+            append(&t, ",");
+        append_sizes(&t, &op->outputs[j]);
+    }
     dml_trace_push(t.buffer);
 }
 

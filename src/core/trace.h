@@ -20,13 +20,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "operator.h"
+#include "ops/op.h"
 
 #ifdef DML_HAVE_NVTX
 /* True when an NVTX tool is attached (the first call initialises NVTX). */
 bool dml_trace_active(void);
 /* "<what> <TYPE> '<name>' <dtype> [in sizes],...->[out sizes]"; name may be NULL or "". */
-void dml_trace_push_operator(const char* what, const dml_op_desc* op, const char* name);
+void dml_trace_push_operator(const char* what, const dml_op* op, const char* name);
 /* "<what> '<name>' <size> bytes at <offset>". */
 void dml_trace_push_transfer(const char* what, const char* name, uint64_t offset, uint64_t size);
 /* Any message. */

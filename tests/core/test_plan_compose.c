@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/operator.h"
-#include "core/plan_build.h"
+#include "core/ops/op.h"
 #include "core/plan_compose.h"
 
 uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes,
@@ -98,7 +97,8 @@ typedef struct op_case {
     tensor_spec in, out, len;
     uint32_t offsets[8], window[8];
     int32_t strides[8];
-    dml_op_desc op;
+    DML_OPERATOR_TYPE type;
+    uint32_t axis; /* REVERSE_SUBSEQUENCES */
     dml_plan plan;
 } op_case;
 
@@ -132,16 +132,16 @@ static void make_op(op_case* c, const tensor_spec* in, int output_padding)
         s1 = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, rank, c->offsets, c->window, c->strides };
         od = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &s1 };
     } else {
-        uint32_t axis = rnd(rank), len_sizes[8];
+        uint32_t axis = c->axis = rnd(rank), len_sizes[8];
         memcpy(len_sizes, in->sizes, sizeof len_sizes);
         len_sizes[axis] = 1;
         make_tensor(&c->len, rank, len_sizes, NULL, rnd(2) ? DML_TENSOR_DATA_TYPE_UINT32 : DML_TENSOR_DATA_TYPE_UINT64);
         rs = (DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC){ &c->in.desc, &c->len.desc, &c->out.desc, axis };
         od = (DML_OPERATOR_DESC){ DML_OPERATOR_REVERSE_SUBSEQUENCES, &rs };
     }
-    DML_RESULT r = dml_operator_from_desc(&od, &c->op);
+    c->type = od.Type;
+    DML_RESULT r = dml_plan_from_desc(&od, &c->plan);
     ck_assert_msg(r == DML_S_OK, "random op rejected: %s", dml_error_last());
-    dml_plan_build(&c->op, &c->plan);
 }
 
 /* ---- the naive interpreter of plan.h ------------------------------------- */
@@ -193,11 +193,11 @@ static void interpret(const dml_plan* p, span in, const void* lengths, uint64_t 
 
 static void* random_lengths(const op_case* c, uint64_t* count)
 {
-    *count = c->op.type == DML_OPERATOR_REVERSE_SUBSEQUENCES ? c->len.buffer.TotalTensorSizeInBytes /
+    *count = c->type == DML_OPERATOR_REVERSE_SUBSEQUENCES ? c->len.buffer.TotalTensorSizeInBytes /
             (c->len.buffer.DataType == DML_TENSOR_DATA_TYPE_UINT64 ? 8 : 4)
                                                               : 1;
     uint64_t* v = calloc(*count, 8);
-    uint32_t axis_size = c->op.type == DML_OPERATOR_REVERSE_SUBSEQUENCES ? c->in.sizes[c->op.axis] : 1;
+    uint32_t axis_size = c->type == DML_OPERATOR_REVERSE_SUBSEQUENCES ? c->in.sizes[c->axis] : 1;
     for (uint64_t i = 0; i < *count; ++i) {
         uint64_t x = rnd(axis_size + 3);
         if (c->len.buffer.DataType == DML_TENSOR_DATA_TYPE_UINT64)
@@ -270,7 +270,7 @@ static int check_pair(int padding)
             if (got[i] != expect[i])
                 ck_abort_msg("element %llu: composed %llu, two plans %llu (producer %s, consumer %s)",
                 (unsigned long long)i, (unsigned long long)got[i], (unsigned long long)expect[i],
-                dml_operator_type_name(p->op.type), dml_operator_type_name(q->op.type));
+                dml_operator_type_name(p->type), dml_operator_type_name(q->type));
     }
     free(input);
     free(p_len);
@@ -317,11 +317,8 @@ START_TEST(transpose_slice_reverse_composes)
     DML_OPERATOR_DESC ods[3] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id }, { DML_OPERATOR_SLICE1, &s1 },
         { DML_OPERATOR_REVERSE_SUBSEQUENCES, &rs } };
     dml_plan plans[3], ab, abc;
-    for (int k = 0; k < 3; ++k) {
-        dml_op_desc op;
-        ck_assert_int_eq(dml_operator_from_desc(&ods[k], &op), DML_S_OK);
-        dml_plan_build(&op, &plans[k]);
-    }
+    for (int k = 0; k < 3; ++k)
+        ck_assert_int_eq(dml_plan_from_desc(&ods[k], &plans[k]), DML_S_OK);
     dml_lengths_from from;
     ck_assert(dml_plan_compose(&plans[1], &plans[0], &ab, &from));
     ck_assert_int_eq(from, DML_LENGTHS_NONE);
@@ -346,12 +343,9 @@ START_TEST(different_element_sizes_do_not_compose)
     make_tensor(&d, 1, bytes, NULL, DML_TENSOR_DATA_TYPE_UINT8);
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id0 = { &a.desc, &b.desc, NULL }, id1 = { &c.desc, &d.desc, NULL };
     DML_OPERATOR_DESC o0 = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id0 }, o1 = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id1 };
-    dml_op_desc op0, op1;
-    ck_assert_int_eq(dml_operator_from_desc(&o0, &op0), DML_S_OK);
-    ck_assert_int_eq(dml_operator_from_desc(&o1, &op1), DML_S_OK);
     dml_plan p0, p1, r;
-    dml_plan_build(&op0, &p0);
-    dml_plan_build(&op1, &p1);
+    ck_assert_int_eq(dml_plan_from_desc(&o0, &p0), DML_S_OK);
+    ck_assert_int_eq(dml_plan_from_desc(&o1, &p1), DML_S_OK);
     dml_lengths_from from;
     ck_assert(!dml_plan_compose(&p1, &p0, &r, &from));
 }

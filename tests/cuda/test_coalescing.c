@@ -117,9 +117,8 @@ static void run_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern, uint64_t b
     char name[160];
     snprintf(name, sizeof name, "%s e=%u %s %llu bytes, rows of %u", gather_operator_name(type), e,
         gather_pattern_name(pattern), (unsigned long long)bytes, row_bytes);
-    dml_op_desc op;
     dml_plan plan;
-    DML_RESULT r = gather_case_compile(&c, &op, &plan);
+    DML_RESULT r = gather_case_compile(&c, &plan);
     ck_assert_msg(r >= 0, "%s: %s", name, dml_error_last());
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
@@ -213,9 +212,8 @@ START_TEST(vector_launches_independent_of_sm_count)
         gather_case c;
         ck_assert(gather_pattern_case(DML_OPERATOR_SLICE1, element_sizes[s], PATTERN_REVERSE_INNER, 64 * 1024, 1024,
             &c));
-        dml_op_desc op;
         dml_plan plan;
-        ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+        ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
         for (size_t k = 0; k < sizeof sms / sizeof sms[0]; ++k) {
             gather_buffers b;
             const uint32_t offsets[3] = { 0, 0, 0 };
@@ -254,9 +252,8 @@ static void loads_in_flight_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern
     gather_case c;
     if (!gather_pattern_case(type, e, pattern, 64 * 1024, row_bytes, &c))
         return;
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+    ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 3, &b), 0);
@@ -326,9 +323,8 @@ static void transposed_figures(DML_OPERATOR_TYPE type, uint32_t e, uint32_t row_
 {
     gather_case c;
     ck_assert(gather_pattern_case(type, e, PATTERN_TRANSPOSED, 256 * 1024, row_bytes, &c));
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+    ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, e, &b), 0);

@@ -60,8 +60,7 @@ typedef struct outcome {
 static void run_case(const gather_case* c, const uint32_t offsets[3], uint32_t sm_count, int with_stats,
     uint64_t seed, const char* what, outcome* o)
 {
-    dml_op_desc op;
-    DML_RESULT r = gather_case_compile(c, &op, &o->plan);
+    DML_RESULT r = gather_case_compile(c, &o->plan);
     ck_assert_msg(r >= 0, "%s: the case does not validate: %s", what, dml_error_last());
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
@@ -346,9 +345,8 @@ static int tiled_rs_staged, tiled_rs_square;
 
 static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, uint64_t seed, const char* what)
 {
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(gather_case_compile(c, &plan) >= 0, "%s: %s", what, dml_error_last());
     ck_assert_msg(plan.index32, "%s: a small case indexes in 32 bits", what);
     plan.index32 = (uint32_t)index32; /* 64-bit indexing is right for any plan */
     const uint32_t offsets[3] = { c->element_size * 3, 8, 16 };
@@ -455,9 +453,8 @@ START_TEST(tiled_reversal_of_part_of_the_axis)
         for (int lengths = 0; lengths < 12; ++lengths) {
             gather_case c;
             tiled_rs_case(&c, e, 3, 1, 1, lengths);
-            dml_op_desc op;
             dml_plan plan;
-            ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+            ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
             ck_assert_int_ge(plan.axis, 0);
             ck_assert_uint_eq(plan.sizes[plan.axis], 33);
             const uint64_t walked = 20;
@@ -532,9 +529,8 @@ static void staged_case(gather_case* c, uint32_t e, uint32_t batch, uint32_t acr
 
 static void run_staged(const gather_case* c, const uint32_t offsets[3], int staged, const char* what)
 {
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(gather_case_compile(c, &plan) >= 0, "%s: %s", what, dml_error_last());
     for (int index32 = 0; index32 < 2; ++index32) {
         plan.index32 = (uint32_t)index32;
         gather_buffers b;
@@ -720,9 +716,8 @@ START_TEST(spec_examples)
         c.in_packed = c.out_packed = c.len_packed = 1;
         c.lengths_size = 4;
         c.axis = example == 0 ? 3 : 2;
-        dml_op_desc op;
         dml_plan plan;
-        ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+        ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
         const uint32_t offsets[3] = { 0, 0, 0 };
         gather_buffers b;
         ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 1, &b), 0);
@@ -803,9 +798,8 @@ START_TEST(emulator_refuses_accesses_outside_bound_ranges)
     gather_case c; /* stride 2: one element load per item (a scalar launch) */
     rows_case(&c, 4, 8, 128, 64, 0, 2, 64);
     c.window_sizes[1] = 127;
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_int_ge(gather_case_compile(&c, &op, &plan), 0);
+    ck_assert_int_ge(gather_case_compile(&c, &plan), 0);
     const uint32_t offsets[3] = { 16, 0, 16 };
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 4, &b), 0);
@@ -839,7 +833,7 @@ START_TEST(emulator_refuses_accesses_outside_bound_ranges)
     /* a copy launch: the copy's ranges */
     gather_case whole;
     rows_case(&whole, 4, 8, 64, 64, 0, 1, 64);
-    ck_assert_int_ge(gather_case_compile(&whole, &op, &plan), 0);
+    ck_assert_int_ge(gather_case_compile(&whole, &plan), 0);
     const uint64_t copied = 8 * 64 * 4;
     dml_plan_args args = { b.base[0], b.base[1], b.base[2], copied - 4, b.bytes[1], b.bytes[2] };
     dml_cuda_launch launch;
@@ -892,9 +886,8 @@ static void sparse_touch(sparse* s, uint64_t from, uint64_t bytes, uint64_t seed
 static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int range_count, int mode, int index32,
     const char* what)
 {
-    dml_op_desc op;
     dml_plan plan;
-    ck_assert_msg(gather_case_compile(c, &op, &plan) >= 0, "%s: %s", what, dml_error_last());
+    ck_assert_msg(gather_case_compile(c, &plan) >= 0, "%s: %s", what, dml_error_last());
     ck_assert_msg(plan.index32 == (uint32_t)index32, "%s: index32 = %u", what, plan.index32);
     uint64_t in_bytes = gather_tensor_bytes(c, 0);
     ck_assert_uint_gt(in_bytes, (uint64_t)INT32_MAX);
