@@ -192,6 +192,84 @@ bool dml_plan_builder_finish(const dml_plan_builder* builder, dml_plan* plan)
     return true;
 }
 
+/* The builder's dimensions dropped, sorted and merged, however many remain. */
+static uint32_t merged_dims(const dml_plan_builder* builder, dim* dims)
+{
+    for (uint32_t i = 0; i < builder->rank; ++i) {
+        const dml_plan_dim* d = &builder->dims[i];
+        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis };
+    }
+    uint32_t rank = drop_unit_dims(dims, builder->rank, builder->plan.axis_size);
+    sort_by_output_stride(dims, rank);
+    return merge_dims(dims, rank);
+}
+
+/* Which merged dimensions are enumerated when too many remain: the smallest,
+ * never the innermost (the one a warp walks) nor the reversal axis. Returns
+ * how many (0 when the gather fits) and their indices, outermost first. */
+static uint32_t peeled_dims(const dim* dims, uint32_t rank, uint32_t* peel)
+{
+    if (rank <= DML_PLAN_MAX_RANK)
+        return 0;
+    uint32_t count = rank - DML_PLAN_MAX_RANK, candidates = 0, order[DML_PLAN_WORK_RANK];
+    for (uint32_t i = 0; i + 1 < rank; ++i)
+        if (!dims[i].is_axis)
+            order[candidates++] = i;
+    for (uint32_t i = 1; i < candidates; ++i) /* stable, by size */
+        for (uint32_t j = i; j > 0 && dims[order[j - 1]].size > dims[order[j]].size; --j) {
+            uint32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (uint32_t i = 0; i < count; ++i)
+        peel[i] = order[i];
+    for (uint32_t i = 1; i < count; ++i) /* back to outermost first */
+        for (uint32_t j = i; j > 0 && peel[j - 1] > peel[j]; --j) {
+            uint32_t t = peel[j];
+            peel[j] = peel[j - 1];
+            peel[j - 1] = t;
+        }
+    return count;
+}
+
+uint64_t dml_plan_builder_plan_count(const dml_plan_builder* builder)
+{
+    dim dims[DML_PLAN_WORK_RANK];
+    uint32_t peel[DML_PLAN_WORK_RANK];
+    uint32_t rank = merged_dims(builder, dims), count = peeled_dims(dims, rank, peel);
+    uint64_t plans = 1;
+    for (uint32_t i = 0; i < count; ++i)
+        if (__builtin_mul_overflow(plans, dims[peel[i]].size, &plans))
+            return UINT64_MAX;
+    return plans;
+}
+
+void dml_plan_builder_plan(const dml_plan_builder* builder, uint64_t index, dml_plan* plan)
+{
+    dim dims[DML_PLAN_WORK_RANK], kept[DML_PLAN_WORK_RANK];
+    uint32_t peel[DML_PLAN_WORK_RANK];
+    uint32_t rank = merged_dims(builder, dims), count = peeled_dims(dims, rank, peel), n = 0;
+    dml_plan result = builder->plan;
+    /* index in mixed radix over the peeled sizes, the innermost fastest; each
+     * coordinate moves into the offsets (inside the tensors: no overflow). */
+    for (uint32_t i = count; i-- > 0;) {
+        const dim* d = &dims[peel[i]];
+        int64_t coordinate = (int64_t)(index % d->size);
+        index /= d->size;
+        result.in_offset += coordinate * d->in_stride;
+        result.out_offset += coordinate * d->out_stride;
+        result.len_offset += coordinate * d->len_stride;
+    }
+    for (uint32_t i = 0, k = 0; i < rank; ++i) {
+        if (k < count && peel[k] == i)
+            ++k;
+        else
+            kept[n++] = dims[i];
+    }
+    normalize_into(&result, kept, n); /* n <= DML_PLAN_MAX_RANK */
+    *plan = result;
+}
+
 const char* dml_plan_kind_name(uint32_t kind)
 {
     static const char* const names[DML_PLAN_KIND_COUNT] = {

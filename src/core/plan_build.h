@@ -44,6 +44,14 @@ void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, ui
  * DML_PLAN_MAX_RANK dimensions remain after merging. */
 bool dml_plan_builder_finish(const dml_plan_builder* builder, dml_plan* plan);
 
+/* A gather needing more than DML_PLAN_MAX_RANK dimensions after merging
+ * runs as several plans: its smallest outer dimensions (never the innermost,
+ * nor the reversal axis) are enumerated into the plans' offsets. How many
+ * plans (1 when it fits; UINT64_MAX when the count overflows), and the
+ * index-th of them. */
+uint64_t dml_plan_builder_plan_count(const dml_plan_builder* builder);
+void dml_plan_builder_plan(const dml_plan_builder* builder, uint64_t index, dml_plan* plan);
+
 /* Brings a plan whose first `rank` dimensions hold any order of sizes and
  * strides (a composition's) to the canonical form: unit dimensions dropped,
  * output strides decreasing, affine neighbours merged, element_count and

@@ -11,6 +11,8 @@
 
 #include "core/error.h"
 #include "core/ops/op.h"
+#include "core/backend.h"
+#include "core/plan_build.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -498,6 +500,155 @@ START_TEST(random_plans_mean_what_the_spec_says)
 }
 END_TEST
 
+/* A TILE-like gather of 16 dimensions that cannot merge: (repeat, size) per
+ * input dimension, the repeat reading with stride 0. It runs as several
+ * plans (plan_build.h); together they write every output element once,
+ * reading what the builder's dimensions say. */
+static uint64_t check_tile_like_gather(const uint32_t* sizes, const uint32_t* repeats)
+{
+    uint64_t in_strides[8], out_strides[8], in_count = 1, out_count = 1;
+    for (uint32_t i = 8; i-- > 0;) {
+        in_strides[i] = in_count;
+        out_strides[i] = out_count;
+        in_count *= sizes[i];
+        out_count *= (uint64_t)sizes[i] * repeats[i];
+    }
+    dml_plan_builder b;
+    dml_plan_builder_init(&b, DML_PLAN_GATHER, 4);
+    for (uint32_t i = 0; i < 8; ++i) {
+        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ repeats[i], 0, (int64_t)(out_strides[i] * sizes[i]), 0 }));
+        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ sizes[i], (int64_t)in_strides[i], (int64_t)out_strides[i], 0 }));
+    }
+    uint64_t plans = dml_plan_builder_plan_count(&b);
+    ck_assert_uint_ge(plans, 1);
+    int64_t* read = malloc(out_count * sizeof *read);
+    uint8_t* seen = calloc(out_count, 1);
+    for (uint64_t k = 0; k < plans; ++k) {
+        dml_plan plan;
+        dml_plan_builder_plan(&b, k, &plan);
+        ck_assert_uint_le(plan.rank, DML_PLAN_MAX_RANK);
+        uint64_t c[8] = { 0 };
+        for (uint64_t e = 0; e < plan.element_count; ++e) {
+            int64_t src = plan.in_offset, dst = plan.out_offset;
+            for (uint32_t i = 0; i < plan.rank; ++i) {
+                src += (int64_t)c[i] * plan.in_strides[i];
+                dst += (int64_t)c[i] * plan.out_strides[i];
+            }
+            ck_assert_msg(dst >= 0 && (uint64_t)dst < out_count && !seen[dst], "plan %llu writes %lld twice or "
+                "outside", (unsigned long long)k, (long long)dst);
+            seen[dst] = 1;
+            read[dst] = src;
+            uint32_t d = plan.rank;
+            while (d > 0 && ++c[d - 1] == plan.sizes[d - 1])
+                c[--d] = 0;
+        }
+    }
+    /* The reference: output coordinate o reads input coordinate o mod sizes. */
+    for (uint64_t o = 0; o < out_count; ++o) {
+        ck_assert_msg(seen[o], "output element %llu is never written", (unsigned long long)o);
+        uint64_t rest = o;
+        int64_t src = 0;
+        for (uint32_t i = 8; i-- > 0;) {
+            uint64_t extent = (uint64_t)sizes[i] * repeats[i], coordinate = rest % extent;
+            rest /= extent;
+            src += (int64_t)((coordinate % sizes[i]) * in_strides[i]);
+        }
+        ck_assert_int_eq(read[o], src);
+    }
+    free(read);
+    free(seen);
+    return plans;
+}
+
+START_TEST(gathers_beyond_eight_dimensions_run_as_several_plans)
+{
+    rng_state = 424242u + (uint64_t)_i;
+    uint32_t sizes[8], repeats[8];
+    uint64_t out_count = 1;
+    for (uint32_t i = 0; i < 8; ++i) {
+        sizes[i] = 1 + rnd(3);
+        repeats[i] = 1 + rnd(3);
+        out_count *= (uint64_t)sizes[i] * repeats[i];
+    }
+    if (out_count <= (1u << 16)) /* keep it small; another seed covers the shape */
+        check_tile_like_gather(sizes, repeats);
+}
+END_TEST
+
+/* Sixteen dimensions of 2 that cannot merge: eight are enumerated. */
+START_TEST(sixteen_unmergeable_dimensions_take_256_plans)
+{
+    const uint32_t twos[8] = { 2, 2, 2, 2, 2, 2, 2, 2 };
+    ck_assert_uint_eq(check_tile_like_gather(twos, twos), 256);
+}
+END_TEST
+
+/* ---- plan kinds a backend declares ------------------------------------ */
+
+/* A backend that executes plain gathers only: enough to create a device and compile. */
+static DML_RESULT fake_probe(DML_PLUGIN_PROBE* probe)
+{
+    probe->Available = 1;
+    probe->AdapterCount = 1;
+    return DML_S_OK;
+}
+
+static DML_RESULT fake_device_create(uint32_t adapter, void** state)
+{
+    (void)adapter;
+    *state = NULL;
+    return DML_S_OK;
+}
+
+static void fake_device_destroy(void* state)
+{
+    (void)state;
+}
+
+static const dml_backend gathers_only = {
+    .name = "gathers-only",
+    .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER),
+    .probe = fake_probe,
+    .device_create = fake_device_create,
+    .device_destroy = fake_device_destroy,
+};
+
+START_TEST(compiles_refuse_plan_kinds_the_backend_lacks)
+{
+    const DMLPluginTable* t = dml_core_plugin_table(&gathers_only, DML_PLUGIN_ABI_VERSION, NULL);
+    ck_assert_ptr_nonnull(t);
+    DML_DEVICE_DESC dd = { 0 };
+    DMLDevice device = NULL;
+    ck_assert_int_eq(t->CreateDevice(&dd, &device), DML_S_OK);
+    const uint32_t sizes[2] = { 2, 3 };
+    tensor_spec in, out;
+    make_tensor(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, NULL);
+    make_tensor(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, NULL);
+    DML_SCALE_BIAS scale_bias = { 2.0f, 1.0f };
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC plain = { &in.desc, &out.desc, NULL };
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC scaled = { &in.desc, &out.desc, &scale_bias };
+    DML_OPERATOR_DESC plain_desc = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &plain };
+    DML_OPERATOR_DESC scaled_desc = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &scaled };
+    DMLOperator op = NULL;
+    DMLCompiledOperator compiled = NULL;
+
+    ck_assert_int_eq(t->DeviceCreateOperator(device, &plain_desc, &op), DML_S_OK);
+    ck_assert_int_eq(t->DeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &compiled), DML_S_OK);
+    t->Release(compiled);
+    t->Release(op);
+
+    compiled = NULL;
+    ck_assert_int_eq(t->DeviceCreateOperator(device, &scaled_desc, &op), DML_S_OK);
+    ck_assert_int_eq(t->DeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &compiled), DML_E_NOTIMPL);
+    ck_assert_ptr_null(compiled);
+    const char* message = dml_error_last();
+    ck_assert_msg(strstr(message, "dmlDeviceCompileOperator(ELEMENT_WISE_IDENTITY)") &&
+            strstr(message, "scale-bias gather") && strstr(message, "'gathers-only'"), "%s", message);
+    t->Release(op);
+    t->Release(device);
+}
+END_TEST
+
 static Suite* core_suite(void)
 {
     Suite* s = suite_create("core");
@@ -516,7 +667,12 @@ static Suite* core_suite(void)
     tcase_add_test(plans, index32_bounds_the_element_count);
     tcase_add_test(plans, index32_bounds_the_lengths_offsets);
     tcase_add_loop_test(plans, random_plans_mean_what_the_spec_says, 0, 8);
+    tcase_add_loop_test(plans, gathers_beyond_eight_dimensions_run_as_several_plans, 0, 32);
+    tcase_add_test(plans, sixteen_unmergeable_dimensions_take_256_plans);
     suite_add_tcase(s, plans);
+    TCase* backends = tcase_create("backends");
+    tcase_add_test(backends, compiles_refuse_plan_kinds_the_backend_lacks);
+    suite_add_tcase(s, backends);
     return s;
 }
 

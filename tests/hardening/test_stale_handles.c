@@ -146,6 +146,15 @@ static void use_stale(family* s, int k, family* l)
     case 0: /* operator */
         EXPECT_STALE(dmlDeviceCompileOperator(D, h, DML_EXECUTION_FLAG_NONE, (DMLCompiledOperator*)&out),
             "dmlDeviceCompileOperator", type, name);
+        { /* as a graph's node */
+            DML_OPERATOR_GRAPH_NODE_DESC node = { h, "node" };
+            DML_GRAPH_NODE_DESC nodes[1] = { { DML_GRAPH_NODE_TYPE_OPERATOR, &node } };
+            DML_OUTPUT_GRAPH_EDGE_DESC to = { 0, 0, 0, NULL };
+            DML_GRAPH_EDGE_DESC edges[1] = { { DML_GRAPH_EDGE_TYPE_OUTPUT, &to } };
+            DML_GRAPH_DESC graph = { 0, 1, 1, nodes, 0, NULL, 1, edges, 0, NULL };
+            EXPECT_STALE(dmlDeviceCompileGraph(D, &graph, DML_EXECUTION_FLAG_NONE, (DMLCompiledOperator*)&out),
+                "dmlDeviceCompileGraph", type, name);
+        }
         break;
     case 1: /* compiled operator */
     case 2: { /* initializer */

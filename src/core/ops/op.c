@@ -71,6 +71,24 @@ DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_op
     return DML_S_OK;
 }
 
+DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const char* call, const dml_plan_builder* builder,
+    dml_operand input, dml_operand lengths, dml_operand output)
+{
+    uint64_t plans = dml_plan_builder_plan_count(builder);
+    if (plans > DML_OP_MAX_PEELED_PLANS)
+        return dml_set_error(DML_E_NOTIMPL,
+            "%s: the gather needs more than %u dimensions after merging, and enumerating the extra ones takes "
+            "more than %u plans", call, DML_PLAN_MAX_RANK, DML_OP_MAX_PEELED_PLANS);
+    for (uint64_t k = 0; k < plans; ++k) {
+        dml_plan plan;
+        dml_plan_builder_plan(builder, k, &plan);
+        DML_RESULT r = dml_lowering_add(lowering, &plan, input, lengths, output);
+        if (r < 0)
+            return r;
+    }
+    return DML_S_OK;
+}
+
 void dml_lowering_free(dml_lowering* lowering)
 {
     free(lowering->steps);

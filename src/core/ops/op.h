@@ -113,6 +113,14 @@ void dml_lowering_free(dml_lowering* lowering);
 DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_operand input, dml_operand lengths,
     dml_operand output);
 
+/* For operator files: appends the plans of a gather described with any
+ * number of dimensions (one plan, or several when more than
+ * DML_PLAN_MAX_RANK remain after merging: plan_build.h). DML_E_NOTIMPL,
+ * naming the call, when that takes more than DML_OP_MAX_PEELED_PLANS. */
+#define DML_OP_MAX_PEELED_PLANS 4096u
+DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const char* call, const dml_plan_builder* builder,
+    dml_operand input, dml_operand lengths, dml_operand output);
+
 /* For tools and tests that run one plan: validates and lowers desc, which
  * must lower to exactly one step (else DML_E_NOTIMPL). */
 DML_RESULT dml_plan_from_desc(const DML_OPERATOR_DESC* desc, dml_plan* plan);
