@@ -134,12 +134,6 @@ static DML_RESULT slice(const DML_SLICE_OPERATOR_DESC* d, dml_op_desc* op)
     return DML_S_OK;
 }
 
-static bool is_float(DML_TENSOR_DATA_TYPE type)
-{
-    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
-        type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 /* Stored as SLICE1 over the whole input with unit strides: a gather. */
 static DML_RESULT identity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* d, dml_op_desc* op)
 {
@@ -164,7 +158,7 @@ static DML_RESULT identity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* d, dml
         op->window_strides[i] = 1;
     }
     if (d->ScaleBias) {
-        if (!is_float(in->data_type))
+        if (!dml_data_type_is_float(in->data_type))
             FAIL("%s: ScaleBias is not NULL with DataType %s; ScaleBias needs FLOAT32, FLOAT16 or FLOAT64", call,
                 dml_data_type_name(in->data_type));
         op->has_scale_bias = true;
