@@ -20,10 +20,10 @@
 #ifndef DML_CUDA_GATHER_THREAD_H
 #define DML_CUDA_GATHER_THREAD_H
 
+#include "core/hd.h"
 #include "gather_params.h"
 
 #if defined(__CUDACC__)
-#define DML_HD static __host__ __device__ __forceinline__
 #define DML_ALIGN16 __align__(16)
 #define DML_RESTRICT __restrict__
 #if defined(__CUDA_ARCH__)
@@ -33,7 +33,6 @@
 #endif
 #else
 #include <string.h>
-#define DML_HD static inline __attribute__((always_inline))
 #define DML_UNROLL
 #define DML_RESTRICT restrict
 #define DML_ALIGN16 __attribute__((aligned(16)))

@@ -20,7 +20,7 @@
 #define DML_SB_ACCESS(is_store, address, bytes) ((void)0)
 #endif
 
-DML_SB_FN void dml_scale_bias_thread(const dml_scale_bias_params* p, uint64_t block_index, uint32_t thread_index,
+DML_HD void dml_scale_bias_thread(const dml_scale_bias_params* p, uint64_t block_index, uint32_t thread_index,
     uint64_t grid_dim, uint32_t block_dim)
 {
     const dml_plan* plan = &p->plan;

@@ -8,7 +8,8 @@
 # Usage: tests/run-conformance-ort.sh [BUILD_DIR]   (default: <repo>/build)
 # Builds the target dml_conformance in BUILD_DIR (configuring it when needed) and
 # creates a venv in BUILD_DIR/ort-venv with onnxruntime, onnx and numpy from PyPI.
-# When those cannot be installed it prints "skipped: ..." and exits 0.
+# When those cannot be installed it prints "SKIPPED (nothing was compared): why"
+# and exits 0 (not a CTest test: run-all.sh goes on).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -22,21 +23,21 @@ lib=$build/tests/libdml_conformance.so
 [ -f "$lib" ] || { echo "run-conformance-ort: $lib was not built" >&2; exit 1; }
 
 if ! command -v python3 >/dev/null; then
-  echo "run-conformance-ort: skipped: python3 not found"; exit 0
+  echo "run-conformance-ort: SKIPPED (nothing was compared): python3 not found"; exit 0
 fi
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
   rm -rf "$venv"
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-    echo "run-conformance-ort: skipped: python3 -m venv failed (install python3-venv: .ci/install-deps)"
+    echo "run-conformance-ort: SKIPPED (nothing was compared): python3 -m venv failed (install python3-venv: .ci/install-deps)"
     rm -rf "$venv"; exit 0
   fi
   if ! "$venv/bin/pip" install -q --disable-pip-version-check onnxruntime onnx numpy >"$build/ort-venv-pip.log" 2>&1; then
-    echo "run-conformance-ort: skipped: pip could not install onnxruntime/onnx/numpy (see $build/ort-venv-pip.log)"
+    echo "run-conformance-ort: SKIPPED (nothing was compared): pip could not install onnxruntime/onnx/numpy (see $build/ort-venv-pip.log)"
     rm -rf "$venv"; exit 0
   fi
 fi
 if ! "$venv/bin/python" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
-  echo "run-conformance-ort: skipped: onnxruntime/onnx/numpy do not import in $venv"; exit 0
+  echo "run-conformance-ort: SKIPPED (nothing was compared): onnxruntime/onnx/numpy do not import in $venv"; exit 0
 fi
 
 args=(--lib "$lib" --cases "${DML_ORT_CASES:-60000}" --seconds "${DML_ORT_SECONDS:-90}")

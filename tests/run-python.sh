@@ -7,7 +7,8 @@
 #   then every ```python example of docs/;
 #   2. against the runtime installed into the venv's own prefix (cmake --install),
 #      found without DML_LIBRARY, on "cpu" (cudaemu is not installed).
-# When numpy cannot be installed it prints "skipped: ..." and exits 0.
+# When numpy cannot be installed it prints "SKIPPED (the suite did not run): why"
+# and exits 0 (not a CTest test: run-all.sh goes on).
 #
 # Usage: tests/run-python.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -21,16 +22,16 @@ fi
 cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu >/dev/null
 
 if ! command -v python3 >/dev/null; then
-  echo "run-python: skipped: python3 not found"; exit 0
+  echo "run-python: SKIPPED (the suite did not run): python3 not found"; exit 0
 fi
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import numpy' 2>/dev/null; then
   rm -rf "$venv"
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-    echo "run-python: skipped: python3 -m venv failed (install python3-venv: .ci/install-deps)"
+    echo "run-python: SKIPPED (the suite did not run): python3 -m venv failed (install python3-venv: .ci/install-deps)"
     rm -rf "$venv"; exit 0
   fi
   if ! "$venv/bin/pip" install -q --disable-pip-version-check numpy >"$build/py-venv-pip.log" 2>&1; then
-    echo "run-python: skipped: pip could not install numpy (see $build/py-venv-pip.log)"
+    echo "run-python: SKIPPED (the suite did not run): pip could not install numpy (see $build/py-venv-pip.log)"
     rm -rf "$venv"; exit 0
   fi
 fi

@@ -7,7 +7,10 @@ import sys
 
 # ---- Results and constants (dml.h) -------------------------------------------
 S_OK = 0
+# DML_RESULT -> its name. Mirrors src/core/result.h (the CTest python_mirrors_c,
+# tests/core/check_python_mirrors.py, compares the two).
 RESULT_NAMES = {
+    0: "DML_S_OK",
     -2147024809: "DML_E_INVALIDARG",      # 0x80070057
     -2147024882: "DML_E_OUTOFMEMORY",     # 0x8007000E
     -2147467263: "DML_E_NOTIMPL",         # 0x80004001
@@ -21,9 +24,27 @@ FEATURE_LEVEL_5_0 = 0x5000
 TENSOR_TYPE_BUFFER = 1
 BINDING_TYPE_NONE, BINDING_TYPE_BUFFER = 0, 1
 OPERATOR_SLICE, OPERATOR_REVERSE_SUBSEQUENCES, OPERATOR_SLICE1 = 60, 106, 111
+# DML_TENSOR_DATA_TYPE: name -> (value, bytes per element, signed, float).
+# Mirrors src/core/data_type.h (compared by the CTest python_mirrors_c).
+DATA_TYPES = {
+    "FLOAT32": (1, 4, True, True),
+    "FLOAT16": (2, 2, True, True),
+    "UINT32": (3, 4, False, False),
+    "UINT16": (4, 2, False, False),
+    "UINT8": (5, 1, False, False),
+    "INT32": (6, 4, True, False),
+    "INT16": (7, 2, True, False),
+    "INT8": (8, 1, True, False),
+    "FLOAT64": (9, 8, True, True),
+    "UINT64": (10, 8, False, False),
+    "INT64": (11, 8, True, False),
+}
 # Unsigned DML data types by element size: the operators only move bytes, so
 # any 1/2/4/8-byte element (bool, bfloat16, complex64 ...) travels as these.
-UINT_TYPE_BY_SIZE = {1: 5, 2: 4, 4: 3, 8: 10}   # UINT8, UINT16, UINT32, UINT64
+UINT_TYPE_BY_SIZE = {size: value for value, size, signed, is_float in DATA_TYPES.values()
+                     if not signed and not is_float}
+# The float types by bits (16, 32, 64): ScaleBias computes on them.
+FLOAT_TYPE_BY_BITS = {8 * size: value for value, size, signed, is_float in DATA_TYPES.values() if is_float}
 
 UINT_P = ctypes.POINTER(ctypes.c_uint32)
 INT_P = ctypes.POINTER(ctypes.c_int32)

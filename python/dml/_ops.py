@@ -295,10 +295,6 @@ def slice(x, offsets, sizes, strides, *, backend=None):  # noqa: A001 (DirectML'
 
 # ---- ELEMENT_WISE_IDENTITY ---------------------------------------------------
 
-# DLPack float bits -> DML_TENSOR_DATA_TYPE_FLOAT16, FLOAT32, FLOAT64: ScaleBias
-# computes, so the runtime must know the type (other types travel as bits).
-FLOAT_TYPES = {16: 2, 32: 1, 64: 9}
-
 
 class _ScaleBias(ctypes.Structure):
     _fields_ = [("Scale", ctypes.c_float), ("Bias", ctypes.c_float)]
@@ -320,12 +316,13 @@ def identity_desc(source, target, scale, bias):
 
 
 def data_type(dtype, scale, bias):
-    """The DML data type for a DLPack dtype: its float type when ScaleBias computes
-    on it, else unsigned bits (the runtime then rejects ScaleBias and says why)."""
+    """The DML data type for a DLPack dtype: its float type (FLOAT16/32/64) when
+    ScaleBias computes on it, as the runtime must know the type, else unsigned
+    bits (the runtime then rejects ScaleBias and says why)."""
     size_type = _lib.UINT_TYPE_BY_SIZE[dtype[1] // 8]
     if scale is None and bias is None or dtype[0] != _dlpack.KDL_FLOAT:
         return size_type
-    return FLOAT_TYPES.get(dtype[1], size_type)
+    return _lib.FLOAT_TYPE_BY_BITS.get(dtype[1], size_type)
 
 
 def identity(x, scale=None, bias=None, *, backend=None):
@@ -374,8 +371,8 @@ def _readable(device, stream, view, type_override=None):
     return operand
 
 
-_LENGTH_TYPES = {(_dlpack.KDL_UINT, 32): 3, (_dlpack.KDL_INT, 32): 3,   # UINT32
-                 (_dlpack.KDL_UINT, 64): 10, (_dlpack.KDL_INT, 64): 10}  # UINT64
+_LENGTH_TYPES = {(code, 8 * size): _lib.UINT_TYPE_BY_SIZE[size]   # UINT32, UINT64
+                 for code in (_dlpack.KDL_UINT, _dlpack.KDL_INT) for size in (4, 8)}
 
 
 class _HostLengths:

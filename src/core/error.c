@@ -45,17 +45,3 @@ void dml_emit_info(const char* message)
     else
         fprintf(stderr, "dml: info: %s\n", message);
 }
-
-const char* dml_result_name(DML_RESULT result)
-{
-    switch (result) {
-    case DML_S_OK: return "DML_S_OK";
-    case DML_E_INVALIDARG: return "DML_E_INVALIDARG";
-    case DML_E_OUTOFMEMORY: return "DML_E_OUTOFMEMORY";
-    case DML_E_NOTIMPL: return "DML_E_NOTIMPL";
-    case DML_E_INVALID_CALL: return "DML_E_INVALID_CALL";
-    case DML_E_UNSUPPORTED: return "DML_E_UNSUPPORTED";
-    case DML_E_DEVICE_REMOVED: return "DML_E_DEVICE_REMOVED";
-    default: return "unknown DML_RESULT";
-    }
-}

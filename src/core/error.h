@@ -8,6 +8,8 @@
 
 #include <dml/dml_plugin.h>
 
+#include "result.h" /* dml_result_name */
+
 #define DML_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 
 /* Formats the message, stores it as this thread's last error and returns
@@ -26,7 +28,5 @@ void dml_error_set_host(const DMLHostServices* host);
 
 /* This thread's last message set through this copy of the core ("" if none). */
 const char* dml_error_last(void);
-
-const char* dml_result_name(DML_RESULT result);
 
 #endif /* DML_CORE_ERROR_H */

@@ -8,7 +8,8 @@
  *            (round to nearest, ties to even; overflow to infinity, NaN kept);
  *   float64: fma(x, (double)Scale, (double)Bias).
  *
- * Plain C; the functions are host-and-device under nvcc.
+ * Plain C; the functions are host-and-device under nvcc (DML_HD, hd.h); the
+ * float16 conversions are half.h's.
  */
 #ifndef DML_CORE_SCALE_BIAS_H
 #define DML_CORE_SCALE_BIAS_H
@@ -17,65 +18,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__CUDACC__)
-#define DML_SB_FN static __host__ __device__ __forceinline__
-#else
-#define DML_SB_FN static inline
-#endif
-
-/* The float16 bit pattern, widened exactly. */
-DML_SB_FN float dml_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF, bits;
-    if (exponent == 0x1F) {
-        bits = sign | 0x7F800000u | (mantissa << 13); /* infinity or NaN (payload kept) */
-    } else if (exponent == 0) {
-        if (mantissa == 0) {
-            bits = sign;
-        } else { /* subnormal: normalise */
-            int shift = 0;
-            while (!(mantissa & 0x400)) {
-                mantissa <<= 1;
-                ++shift;
-            }
-            bits = sign | ((uint32_t)(127 - 15 + 1 - shift) << 23) | ((mantissa & 0x3FF) << 13);
-        }
-    } else {
-        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-    }
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* Rounds a float32 to float16 once: nearest, ties to even. */
-DML_SB_FN uint16_t dml_float_to_half(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    uint32_t sign = (bits >> 16) & 0x8000u, magnitude = bits & 0x7FFFFFFFu;
-    if (magnitude >= 0x7F800000u) /* infinity, or NaN kept quiet with its top payload bits */
-        return (uint16_t)(sign | 0x7C00u | (magnitude > 0x7F800000u ? 0x200u | ((magnitude >> 13) & 0x3FFu) : 0));
-    if (magnitude >= 0x477FF000u) /* rounds to >= 65520: infinity */
-        return (uint16_t)(sign | 0x7C00u);
-    if (magnitude < 0x38800000u) { /* below the smallest normal half: a subnormal (or zero) */
-        if (magnitude < 0x33000000u) /* below half the smallest subnormal: rounds to zero */
-            return (uint16_t)sign;
-        uint32_t exponent = magnitude >> 23, mantissa = (magnitude & 0x7FFFFFu) | 0x800000u;
-        uint32_t shift = 126 - exponent; /* so that the result is in units of 2^-24 */
-        uint32_t value = mantissa >> shift, rest = mantissa & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rest > half || (rest == half && (value & 1)))
-            ++value;
-        return (uint16_t)(sign | value);
-    }
-    uint32_t value = ((magnitude >> 13) - ((127 - 15) << 10)), rest = magnitude & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (value & 1)))
-        ++value; /* may carry into the exponent: still right */
-    return (uint16_t)(sign | value);
-}
+#include "half.h"
 
 /* One element: source and destination hold `data_type` (FLOAT32 1, FLOAT16 2, FLOAT64 9). */
-DML_SB_FN void dml_scale_bias_element(uint32_t data_type, float scale, float bias, const unsigned char* source,
+DML_HD void dml_scale_bias_element(uint32_t data_type, float scale, float bias, const unsigned char* source,
     unsigned char* destination)
 {
     if (data_type == 1) {

@@ -5,39 +5,6 @@
 
 #include "error.h"
 
-uint32_t dml_data_type_size(DML_TENSOR_DATA_TYPE type)
-{
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    default: return 0;
-    }
-}
-
-bool dml_data_type_is_float(DML_TENSOR_DATA_TYPE type)
-{
-    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
-        type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
-const char* dml_data_type_name(DML_TENSOR_DATA_TYPE type)
-{
-    static const char* const names[] = {
-        "UNKNOWN", "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8",
-        "INT32", "INT16", "INT8", "FLOAT64", "UINT64", "INT64",
-    };
-    return (uint32_t)type < sizeof names / sizeof names[0] ? names[type] : "invalid";
-}
-
 /* Largest element index addressed: sum((size - 1) * stride), or prod - 1 when packed. */
 static bool last_element_index(uint32_t rank, const uint32_t* sizes, const uint32_t* strides, uint64_t* last)
 {

@@ -7,6 +7,7 @@
 #include <dml/dml.h>
 #include <stdbool.h>
 
+#include "data_type.h" /* dml_data_type_size, dml_data_type_name */
 
 /* A validated tensor desc, deep-copied: strides are always explicit (packed
  * ones filled in when the desc had NULL). */
@@ -21,12 +22,6 @@ typedef struct dml_tensor {
     uint32_t base_alignment;  /* GuaranteedBaseOffsetAlignment */
     bool packed_strides;      /* Strides was NULL */
 } dml_tensor;
-
-/* Bytes per element; 0 for UNKNOWN or an invalid value. */
-uint32_t dml_data_type_size(DML_TENSOR_DATA_TYPE type);
-const char* dml_data_type_name(DML_TENSOR_DATA_TYPE type);
-/* FLOAT16, FLOAT32 or FLOAT64. */
-bool dml_data_type_is_float(DML_TENSOR_DATA_TYPE type);
 
 /* DirectML's DMLCalcBufferTensorSize, overflow-checked: false when the
  * arguments are invalid or the size does not fit in 64 bits. */

@@ -1,7 +1,7 @@
 /*
- * common.h — what dmlinfo and dmlrun share: data type names and values,
- * float16 conversion, tensor printing, and opening a device through the
- * public API with every failure fatal (message printed, exit status 2).
+ * common.h — what dmlinfo and dmlrun share: parsing and printing elements
+ * and tensors, and opening a device through the public API with every
+ * failure fatal (message printed, exit status 2).
  */
 #ifndef DML_TOOLS_COMMON_H
 #define DML_TOOLS_COMMON_H
@@ -9,6 +9,10 @@
 #include <dml/dml.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "core/data_type.h"
+#include "core/half.h"
+#include "core/result.h"
 
 #define TOOL_EXIT_FAILURE 2 /* an API call failed, or bad usage */
 
@@ -19,20 +23,14 @@ extern const char* tool_name;
  * dmlGetLastErrorMessage() when result is a failure. */
 void tool_check(DML_RESULT result, const char* what);
 _Noreturn void tool_fail(const char* format, ...) __attribute__((format(printf, 1, 2)));
-const char* tool_result_name(DML_RESULT result);
 
 /* ---- Data types ---- */
-#define TOOL_DATA_TYPE_COUNT 11
-extern const DML_TENSOR_DATA_TYPE tool_data_types[TOOL_DATA_TYPE_COUNT];
-const char* tool_data_type_name(DML_TENSOR_DATA_TYPE type); /* "float32", ... */
-bool tool_parse_data_type(const char* text, DML_TENSOR_DATA_TYPE* type);
-uint32_t tool_data_type_size(DML_TENSOR_DATA_TYPE type);
+/* The names, sizes and kinds of the data types are core/data_type.h's
+ * (dml_data_type_short_name: "float32", ...), result names core/result.h's
+ * and float16 conversion core/half.h's. */
+bool tool_parse_data_type(const char* text, DML_TENSOR_DATA_TYPE* type); /* a short name */
 /* "5_0" for DML_FEATURE_LEVEL_5_0. */
 void tool_feature_level_name(DML_FEATURE_LEVEL level, char* out, size_t size);
-
-/* ---- float16 ---- */
-float tool_half_to_float(uint16_t half);
-uint16_t tool_float_to_half(float value); /* round to nearest even */
 
 /* ---- Elements ---- */
 /* Parses text as one value of type into element; false if not a number or

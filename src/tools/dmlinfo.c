@@ -39,7 +39,7 @@ typedef struct report {
     tool_device dev;
     /* Capability queries are informational: a failure is reported, not fatal. */
     const char* types_error;
-    bool type_supported[TOOL_DATA_TYPE_COUNT];
+    bool type_supported[DML_DATA_TYPE_COUNT];
     const char* level_error;
     DML_FEATURE_LEVEL max_level;
     uint32_t threads; /* host threads per dispatch; 0: the backend has none to report */
@@ -70,14 +70,14 @@ static const char* failure_text(DML_RESULT result)
     static char text[2][512];
     static int next;
     char* out = text[next++ & 1];
-    snprintf(out, sizeof text[0], "%s: %s", tool_result_name(result), dmlGetLastErrorMessage());
+    snprintf(out, sizeof text[0], "%s: %s", dml_result_name(result), dmlGetLastErrorMessage());
     return out;
 }
 
 static void gather_capabilities(report* r)
 {
-    for (int i = 0; i < TOOL_DATA_TYPE_COUNT; i++) {
-        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query = { tool_data_types[i] };
+    for (int i = 0; i < DML_DATA_TYPE_COUNT; i++) {
+        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query = { (DML_TENSOR_DATA_TYPE)(i + 1) };
         DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT support = { 0 };
         DML_RESULT result = dmlDeviceCheckFeatureSupport(r->dev.device, DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT,
             sizeof query, &query, sizeof support, &support);
@@ -149,8 +149,8 @@ static void print_text(const report* r)
     if (r->types_error) {
         printf(" (query failed: %s)\n", r->types_error);
     } else {
-        for (int i = 0; i < TOOL_DATA_TYPE_COUNT; i++)
-            printf(" %s%s", tool_data_type_name(tool_data_types[i]), r->type_supported[i] ? "" : "(no)");
+        for (int i = 0; i < DML_DATA_TYPE_COUNT; i++)
+            printf(" %s%s", dml_data_type_short_name((DML_TENSOR_DATA_TYPE)(i + 1)), r->type_supported[i] ? "" : "(no)");
         printf("\n");
     }
     if (r->level_error) {
@@ -238,8 +238,8 @@ static void print_json(const report* r)
         printf("}");
     } else {
         printf("{");
-        for (int i = 0; i < TOOL_DATA_TYPE_COUNT; i++)
-            printf("%s\"%s\": %s", i ? ", " : "", tool_data_type_name(tool_data_types[i]),
+        for (int i = 0; i < DML_DATA_TYPE_COUNT; i++)
+            printf("%s\"%s\": %s", i ? ", " : "", dml_data_type_short_name((DML_TENSOR_DATA_TYPE)(i + 1)),
                 r->type_supported[i] ? "true" : "false");
         printf("}");
     }

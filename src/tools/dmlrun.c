@@ -41,7 +41,7 @@ static void tensor_init(host_tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank
     }
     uint64_t bytes = DMLCalcBufferTensorSize(type, rank, t->sizes, NULL);
     if (overflow || (bytes == 0 && t->count != 0))
-        tool_fail("a %s tensor of these sizes does not fit in 64 bits", tool_data_type_name(type));
+        tool_fail("a %s tensor of these sizes does not fit in 64 bits", dml_data_type_short_name(type));
     if (bytes == 0)
         bytes = 16; /* a size of 0: let the runtime say what is wrong with it */
     t->buffer_desc = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, rank, t->sizes, NULL, bytes, 0 };
@@ -59,7 +59,7 @@ static void tensor_free(host_tensor* t)
 
 static void* tensor_element(host_tensor* t, uint64_t index)
 {
-    return t->data + index * tool_data_type_size(t->type);
+    return t->data + index * dml_data_type_size(t->type);
 }
 
 /* Fills t from "v,v,..." (exactly t->count values), or with 1..N when text is NULL. */
@@ -79,7 +79,7 @@ static void tensor_fill(host_tensor* t, const char* text, const char* option)
         bool ok = n < t->count && tool_parse_element(t->type, item, tensor_element(t, n));
         if (!ok && n < t->count) {
             fprintf(stderr, "%s: %s: '%s' is not a valid %s value\n", tool_name, option, item,
-                tool_data_type_name(t->type));
+                dml_data_type_short_name(t->type));
             free(copy);
             exit(TOOL_EXIT_FAILURE);
         }
@@ -94,7 +94,7 @@ static void tensor_print(const char* title, const host_tensor* t)
 {
     printf("%s ", title);
     tool_print_sizes(stdout, t->rank, t->sizes);
-    printf(" %s:\n  ", tool_data_type_name(t->type));
+    printf(" %s:\n  ", dml_data_type_short_name(t->type));
     tool_print_tensor(stdout, t->type, t->rank, t->sizes, t->data, 2);
 }
 

@@ -207,7 +207,7 @@ static void print_tensor(const char* title, const tensor* t, const void* data)
 {
     printf("%s ", title);
     tool_print_sizes(stdout, t->rank, t->sizes);
-    printf(" %s:\n  ", tool_data_type_name(g_type));
+    printf(" %s:\n  ", dml_data_type_short_name(g_type));
     tool_print_tensor(stdout, g_type, t->rank, t->sizes, data, 2);
 }
 
@@ -336,14 +336,14 @@ int dmlrun_graph(int argc, char** argv)
         element_count *= sizes[i];
     if (!data)
         tool_fail("out of memory");
-    uint32_t element_size = tool_data_type_size(g_type);
+    uint32_t element_size = dml_data_type_size(g_type);
     if (input_text) {
         char* values = strdup(input_text);
         uint64_t n = 0;
         char* c2 = NULL;
         for (char* item = strtok_r(values, ",", &c2); item; item = strtok_r(NULL, ",", &c2), ++n)
             if (n >= element_count || !tool_parse_element(g_type, item, data + n * element_size))
-                tool_fail("--input: '%s' is not a valid %s value, or too many values", item, tool_data_type_name(g_type));
+                tool_fail("--input: '%s' is not a valid %s value, or too many values", item, dml_data_type_short_name(g_type));
         free(values);
         if (n != element_count)
             tool_fail("--input: %" PRIu64 " values given, expected %" PRIu64, n, element_count);

@@ -1,6 +1,8 @@
 /* harness.c — see harness.h. */
 #include "harness.h"
 
+#include "core/data_type.h"
+#include "core/result.h"
 #include "reference.h"
 
 #include <stdio.h>
@@ -26,42 +28,17 @@ DML_DEVICE_DESC h_device_desc(void)
 
 uint32_t h_elem_size(DML_TENSOR_DATA_TYPE type)
 {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    default: return 0;
-    }
+    return dml_data_type_size(type);
 }
 
 const char* h_type_name(DML_TENSOR_DATA_TYPE type)
 {
-    static const char* const names[] = { "UNKNOWN", "FLOAT32", "FLOAT16", "UINT32",
-                                         "UINT16", "UINT8", "INT32", "INT16", "INT8",
-                                         "FLOAT64", "UINT64", "INT64" };
-    return ((unsigned)type < 12u) ? names[type] : "?";
+    return dml_data_type_name(type);
 }
 
 const char* h_result_name(DML_RESULT r)
 {
-    switch (r) {
-    case DML_S_OK: return "DML_S_OK";
-    case DML_E_INVALIDARG: return "DML_E_INVALIDARG";
-    case DML_E_OUTOFMEMORY: return "DML_E_OUTOFMEMORY";
-    case DML_E_NOTIMPL: return "DML_E_NOTIMPL";
-    case DML_E_INVALID_CALL: return "DML_E_INVALID_CALL";
-    case DML_E_UNSUPPORTED: return "DML_E_UNSUPPORTED";
-    case DML_E_DEVICE_REMOVED: return "DML_E_DEVICE_REMOVED";
-    default: return "(unknown result)";
-    }
+    return dml_result_name(r);
 }
 
 void h_init(harness* h)

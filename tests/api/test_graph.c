@@ -15,6 +15,7 @@
  *
  * identity: ELEMENT_WISE_IDENTITY alone against a naive per-element copy.
  */
+#include "core/data_type.h"
 #include "harness.h"
 
 #include <inttypes.h>
@@ -224,11 +225,9 @@ static void make_node(rng* r, graph* g, uint32_t k)
     }
     dense_tensor(r, &n->out, type, rank, out_sizes, rchance(r, 40));
     if (n->kind == K_IDENTITY) {
-        int is_float = type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
-            type == DML_TENSOR_DATA_TYPE_FLOAT64;
         n->scale_bias = (DML_SCALE_BIAS){ 0.5f * (float)(1 + rbelow(r, 4)), (float)rbelow(r, 3) };
         n->id = (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){ &n->in.desc, &n->out.desc,
-            is_float && rchance(r, 40) ? &n->scale_bias : NULL };
+            dml_data_type_is_float(type) && rchance(r, 40) ? &n->scale_bias : NULL };
     }
     if (n->kind == K_REVERSE) {
         uint32_t axis = rbelow(r, rank), len_sizes[8];

@@ -11,8 +11,10 @@
  *   - the very first dispatch of an operator compiled under lazy module
  *     loading can be captured into a CUDA graph (kernels load at compile).
  *
- * Needs a GPU: exits 77 (skipped) without one. Cases needing two GPUs print
- * that they were skipped and why.
+ * Needs a GPU: exits 77 (skipped) without one. With --two-gpus it runs the
+ * cases that need a second GPU (another GPU current, its memory, its
+ * stream) instead, and exits 77 with fewer than two: CTest's
+ * cuda_host_side.two_gpus.
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -130,14 +132,15 @@ static void context_unchanged(CUcontext expected, const char* when)
     CHECK(current_context() == expected, "%s: releasing changed the current context", when);
 }
 
-static void current_context_restored(int gpus)
+static void current_context_restored(void)
 {
     CHECK(current_context() == NULL, "the test thread starts with a context");
     context_unchanged(NULL, "no context");
-    if (gpus < 2) {
-        printf("skipped: the other-GPU-current case needs two GPUs\n");
-        return;
-    }
+}
+
+/* Two GPUs: GPU 1 current stays current around dml calls on GPU 0. */
+static void other_gpu_stays_current(void)
+{
     CHECK_CUDA(cudaSetDevice(1));
     CUcontext other = current_context();
     context_unchanged(other, "GPU 1 current");
@@ -165,12 +168,12 @@ static void expect_wrapped(DMLDevice device, void* pointer, const char* what)
     dmlRelease(buffer);
 }
 
-static void wrap_checks_memory(int gpus)
+static void wrap_checks_memory(void)
 {
     DMLDevice device = cuda_device();
     CHECK(device, "dmlCreateDevice");
     void* host = aligned_alloc(256, 256);
-    void *pinned = NULL, *on_device = NULL, *managed = NULL, *foreign = NULL;
+    void *pinned = NULL, *on_device = NULL, *managed = NULL;
     CHECK(host, "aligned_alloc");
     CHECK_CUDA(cudaMallocHost(&pinned, 256));
     CHECK_CUDA(cudaMalloc(&on_device, 256));
@@ -179,15 +182,6 @@ static void wrap_checks_memory(int gpus)
     expect_refused(device, pinned, "cudaMallocHost memory");
     expect_wrapped(device, on_device, "cudaMalloc memory");
     expect_wrapped(device, managed, "cudaMallocManaged memory");
-    if (gpus >= 2) {
-        CHECK_CUDA(cudaSetDevice(1));
-        CHECK_CUDA(cudaMalloc(&foreign, 256));
-        CHECK_CUDA(cudaSetDevice(0));
-        expect_refused(device, foreign, "another GPU's memory");
-        cudaFree(foreign);
-    } else {
-        printf("skipped: wrapping another GPU's memory needs two GPUs\n");
-    }
     cudaFree(managed);
     cudaFree(on_device);
     cudaFreeHost(pinned);
@@ -195,12 +189,23 @@ static void wrap_checks_memory(int gpus)
     dmlRelease(device);
 }
 
-static void foreign_stream_refused(int gpus)
+/* Two GPUs: another GPU's memory is refused. */
+static void foreign_memory_refused(void)
 {
-    if (gpus < 2) {
-        printf("skipped: a stream of another GPU needs two GPUs\n");
-        return;
-    }
+    DMLDevice device = cuda_device();
+    CHECK(device, "dmlCreateDevice");
+    void* foreign = NULL;
+    CHECK_CUDA(cudaSetDevice(1));
+    CHECK_CUDA(cudaMalloc(&foreign, 256));
+    CHECK_CUDA(cudaSetDevice(0));
+    expect_refused(device, foreign, "another GPU's memory");
+    cudaFree(foreign);
+    dmlRelease(device);
+}
+
+/* Two GPUs: a stream of another GPU is refused as a queue. */
+static void foreign_stream_refused(void)
+{
     DMLDevice device = cuda_device();
     CHECK(device, "dmlCreateDevice");
     cudaStream_t stream = NULL;
@@ -302,8 +307,9 @@ static void first_dispatch_captured(void)
     dmlRelease(device);
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    int two_gpus = argc > 1 && strcmp(argv[1], "--two-gpus") == 0;
     unsetenv("DML_BACKEND");
     unsetenv("DML_PLUGIN_PATH");
     setenv("CUDA_MODULE_LOADING", "LAZY", 1); /* before the first CUDA call of the process */
@@ -311,6 +317,10 @@ int main(void)
     cudaError_t e = cudaGetDeviceCount(&gpus);
     if (e != cudaSuccess || gpus == 0) {
         printf("SKIPPED: needs a CUDA GPU: %s\n", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA-capable device");
+        return SKIP;
+    }
+    if (two_gpus && gpus < 2) {
+        printf("SKIPPED: needs two CUDA GPUs (this machine has %d)\n", gpus);
         return SKIP;
     }
     void *get = NULL, *set = NULL;
@@ -321,11 +331,16 @@ int main(void)
     }
     ctx_get = (ctx_get_fn)get;
     ctx_set = (ctx_set_fn)set;
-    current_context_restored(gpus); /* first: the thread has no context yet */
-    wrap_checks_memory(gpus);
-    foreign_stream_refused(gpus);
-    buffers_wait_for_no_other_stream();
-    first_dispatch_captured();
+    current_context_restored(); /* first: the thread has no context yet */
+    if (two_gpus) {
+        other_gpu_stays_current();
+        foreign_memory_refused();
+        foreign_stream_refused();
+    } else {
+        wrap_checks_memory();
+        buffers_wait_for_no_other_stream();
+        first_dispatch_captured();
+    }
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

@@ -23,6 +23,7 @@
 #include <dml/dml.h>
 
 #include "api/reference.h"
+#include "core/data_type.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,24 +91,6 @@ static void fz_fail(const char* what, const char* backend, DML_RESULT r)
     abort();
 }
 
-static uint32_t elem_size(uint32_t type)
-{
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    default: return 0;
-    }
-}
-
 typedef struct fz_tensor {
     DML_BUFFER_TENSOR_DESC buf;
     DML_TENSOR_DESC desc;
@@ -126,7 +109,7 @@ static void tensor_link(fz_tensor* t)
 /* Sizes in bytes: usually exact, sometimes off by a little, sometimes random. */
 static void tensor_bytes(fz_reader* r, fz_tensor* t, bool repair)
 {
-    uint64_t need = ref_calc_buffer_tensor_size(elem_size(t->buf.DataType), t->buf.DimensionCount, t->sizes,
+    uint64_t need = ref_calc_buffer_tensor_size(dml_data_type_size(t->buf.DataType), t->buf.DimensionCount, t->sizes,
         t->has_strides ? t->strides : NULL);
     uint8_t mode = u8(r);
     if (repair || mode < 200)
@@ -183,7 +166,7 @@ static uint32_t data_type(fz_reader* r, bool repair)
 {
     uint8_t b = u8(r);
     uint32_t t = b < 240 ? b % 12 : (b < 250 ? b : u32(r));
-    if (repair && !elem_size(t))
+    if (repair && !dml_data_type_size(t))
         t = 1 + b % 11;
     return t;
 }
@@ -474,7 +457,7 @@ FZ_ORACLE static void execute(fz_device* dev, fz_case* c, DMLOperator op)
             host[i][b] = (uint8_t)rng(&seed);
     }
     if (reverse && (seed & 3)) { /* mostly meaningful lengths: 0 .. axis+2, sometimes huge */
-        uint32_t ls = elem_size(c->lengths.buf.DataType);
+        uint32_t ls = dml_data_type_size(c->lengths.buf.DataType);
         uint32_t axis_size = c->in.sizes[c->reverse.Axis];
         for (uint64_t b = 0; b + ls <= sizes[1]; b += ls) {
             uint64_t v = rng(&seed);
@@ -567,12 +550,12 @@ FZ_ORACLE static void execute(fz_device* dev, fz_case* c, DMLOperator op)
     CHECK(dmlCommandQueueSynchronize(dev->queue), "Synchronize");
 
     /* The reference, on host copies (out starts as the same random bytes). */
-    ref_view vin = { elem_size(c->in.buf.DataType), c->in.buf.DimensionCount, c->in.sizes, c->in.buf.Strides, host[0],
+    ref_view vin = { dml_data_type_size(c->in.buf.DataType), c->in.buf.DimensionCount, c->in.sizes, c->in.buf.Strides, host[0],
         sizes[0] };
-    ref_view vout = { elem_size(c->out.buf.DataType), c->out.buf.DimensionCount, c->out.sizes, c->out.buf.Strides,
+    ref_view vout = { dml_data_type_size(c->out.buf.DataType), c->out.buf.DimensionCount, c->out.sizes, c->out.buf.Strides,
         host[2], sizes[2] };
     if (reverse) {
-        ref_view vl = { elem_size(c->lengths.buf.DataType), c->lengths.buf.DimensionCount, c->lengths.sizes,
+        ref_view vl = { dml_data_type_size(c->lengths.buf.DataType), c->lengths.buf.DimensionCount, c->lengths.sizes,
             c->lengths.buf.Strides, host[1], sizes[1] };
         ref_reverse_subsequences(&vin, &vl, &vout, c->reverse.Axis);
     } else if (c->op.Type == DML_OPERATOR_SLICE1) {

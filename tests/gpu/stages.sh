@@ -164,7 +164,7 @@ stage_sanitizer() {
 # ---- capture, threads ---------------------------------------------------------
 stage_capture() {
     need_gpu
-    run_ctest '^(cuda_graph_capture|cuda_host_side)$' 20 ||
+    run_ctest '^(cuda_graph_capture|cuda_host_side|cuda_host_side\.two_gpus)$' 20 ||
         fail "graph capture and replay, or the plugin's host side (current context, wrapped memory, streams), failed"
 }
 
