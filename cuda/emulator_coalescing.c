@@ -101,15 +101,45 @@ static int compare_u64(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* Appends the sectors an access touches, up to `capacity` in all. */
+static void add_sectors(uint64_t* sectors, size_t* count, size_t capacity, const access* a)
+{
+    const uint64_t first = a->address / DML_SECTOR_BYTES, last = (a->address + a->bytes - 1) / DML_SECTOR_BYTES;
+    for (uint64_t sector = first; sector <= last && *count < capacity; ++sector)
+        sectors[(*count)++] = sector;
+}
+
+/* Counts one warp-level memory instruction: the bytes its lanes requested
+ * and the distinct sectors among those they touched (sorted here). */
+static void count_instruction(dml_coalescing* stats, int site, int is_store, uint64_t bytes, uint64_t* sectors,
+    size_t sector_count)
+{
+    qsort(sectors, sector_count, sizeof *sectors, compare_u64);
+    uint64_t distinct = 0;
+    for (size_t i = 0; i < sector_count; ++i)
+        distinct += i == 0 || sectors[i] != sectors[i - 1];
+    if (site == DML_SITE_LENGTH) { /* FIX: kept apart from the data loads (see emulator.h) */
+        stats->length_bytes += bytes;
+        stats->length_sectors += distinct;
+        stats->length_requests++;
+    } else if (is_store) {
+        stats->store_bytes += bytes;
+        stats->store_sectors += distinct;
+        stats->store_requests++;
+    } else {
+        stats->load_bytes += bytes;
+        stats->load_sectors += distinct;
+        stats->load_requests++;
+    }
+}
+
 /* Groups the warp's accesses into memory instructions: the n-th access from
  * site s in each lane belongs to the same instruction. Counts each one's
  * distinct sectors. */
 void emu_account_warp(warp_trace* w, dml_coalescing* stats)
 {
     size_t cursor[DML_WARP_SIZE][DML_SITE_COUNT];
-    size_t next[DML_WARP_SIZE];
     memset(cursor, 0, sizeof cursor);
-    memset(next, 0, sizeof next);
     /* Walk each lane's accesses in order; pair the n-th of each site. */
     for (int site = 0; site < DML_SITE_COUNT; ++site) {
         for (size_t n = 0;; ++n) {
@@ -129,32 +159,13 @@ void emu_account_warp(warp_trace* w, dml_coalescing* stats)
                 any = 1;
                 is_store = a->is_store;
                 bytes += a->bytes;
-                uint64_t first = a->address / DML_SECTOR_BYTES, last = (a->address + a->bytes - 1) / DML_SECTOR_BYTES;
-                for (uint64_t s = first; s <= last && sector_count < DML_WARP_SIZE * 2; ++s)
-                    sectors[sector_count++] = s;
+                add_sectors(sectors, &sector_count, DML_WARP_SIZE * 2, a);
             }
             if (!any)
                 break;
-            qsort(sectors, sector_count, sizeof *sectors, compare_u64);
-            uint64_t distinct = 0;
-            for (size_t i = 0; i < sector_count; ++i)
-                distinct += i == 0 || sectors[i] != sectors[i - 1];
-            if (site == DML_SITE_LENGTH) { /* FIX: kept apart from the data loads (see emulator.h) */
-                stats->length_bytes += bytes;
-                stats->length_sectors += distinct;
-                stats->length_requests++;
-            } else if (is_store) {
-                stats->store_bytes += bytes;
-                stats->store_sectors += distinct;
-                stats->store_requests++;
-            } else {
-                stats->load_bytes += bytes;
-                stats->load_sectors += distinct;
-                stats->load_requests++;
-            }
+            count_instruction(stats, site, is_store, bytes, sectors, sector_count);
         }
     }
-    (void)next;
     for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
         w->count[lane] = 0;
 }
@@ -197,27 +208,9 @@ void emu_account_tiled_warp(warp_trace* w, dml_coalescing* stats)
         uint64_t bytes = 0;
         for (size_t k = begin; k < end; ++k) {
             bytes += all[k].bytes;
-            uint64_t first = all[k].address / DML_SECTOR_BYTES, last = (all[k].address + all[k].bytes - 1) / DML_SECTOR_BYTES;
-            for (uint64_t sector = first; sector <= last && sector_count < DML_WARP_SIZE * 8; ++sector)
-                sectors[sector_count++] = sector;
+            add_sectors(sectors, &sector_count, DML_WARP_SIZE * 8, &all[k]);
         }
-        qsort(sectors, sector_count, sizeof *sectors, compare_u64);
-        uint64_t distinct = 0;
-        for (size_t i = 0; i < sector_count; ++i)
-            distinct += i == 0 || sectors[i] != sectors[i - 1];
-        if (all[begin].site == DML_SITE_LENGTH) {
-            stats->length_bytes += bytes;
-            stats->length_sectors += distinct;
-            stats->length_requests++;
-        } else if (all[begin].is_store) {
-            stats->store_bytes += bytes;
-            stats->store_sectors += distinct;
-            stats->store_requests++;
-        } else {
-            stats->load_bytes += bytes;
-            stats->load_sectors += distinct;
-            stats->load_requests++;
-        }
+        count_instruction(stats, all[begin].site, all[begin].is_store, bytes, sectors, sector_count);
         begin = end;
     }
     free(all);
