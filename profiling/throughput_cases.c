@@ -83,26 +83,30 @@ static int case_reverse_outer(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t
     return 0;
 }
 
-/* [T=64, B=8, F] time-major batch, reversed along time, a length per
- * sequence (lengths [1, 8, F] with strides {0, 1, 0}: one per batch entry). */
-static int case_seq_time_major(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+/* A batch of B=8 sequences of T=64 steps of F features, time on axis
+ * time_axis (0 or 1) and the batch on the other, reversed along time with a
+ * length per sequence (stride 1 along the batch, 0 along time and F). */
+static int build_sequences(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, UINT time_axis)
 {
     if (n < 512)
         return -1;
-    UINT sizes[3] = { 64, 8, (UINT)(n / 512) }, lstrides[3] = { 0, 1, 0 };
-    build_reverse(c, type, 3, sizes, 0, lstrides, varied_length);
+    UINT sizes[3] = { 8, 8, (UINT)(n / 512) }, lstrides[3] = { 0, 0, 0 };
+    sizes[time_axis] = 64;
+    lstrides[1 - time_axis] = 1;
+    build_reverse(c, type, 3, sizes, time_axis, lstrides, varied_length);
     return 0;
 }
 
-/* [B=8, T=64, F] batch-major batch, reversed along time, a length per
- * sequence (lengths [8, 1, F] with strides {1, 0, 0}). */
-static int case_seq_batch_major(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+/* [T=64, B=8, F] time-major: lengths [1, 8, F] with strides {0, 1, 0}. */
+static int case_seq_time_major(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
 {
-    if (n < 512)
-        return -1;
-    UINT sizes[3] = { 8, 64, (UINT)(n / 512) }, lstrides[3] = { 1, 0, 0 };
-    build_reverse(c, type, 3, sizes, 1, lstrides, varied_length);
-    return 0;
+    return build_sequences(c, t, n, 0);
+}
+
+/* [B=8, T=64, F] batch-major: lengths [8, 1, F] with strides {1, 0, 0}. */
+static int case_seq_batch_major(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_sequences(c, t, n, 1);
 }
 
 /* Sequence lengths per column, pseudo-random over 0 .. axis size + 2. */
@@ -134,6 +138,20 @@ static int case_columns_random(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n
     return build_columns(c, t, n, random_length);
 }
 
+/* The SLICE1 desc from c->in to c->out: a window of rows x columns at the
+ * origin, strides {1, stride}. */
+static void set_slice(built_case* c, UINT rows, UINT columns, int stride)
+{
+    c->offsets[0] = c->offsets[1] = 0;
+    c->window[0] = rows;
+    c->window[1] = columns;
+    c->slice_strides[0] = 1;
+    c->slice_strides[1] = stride;
+    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
+    c->inputs = 1;
+}
+
 /* SLICE1 of [R, 1024] rows out of [R, |stride| * 1024 (+64 for stride 1)] rows. */
 static int build_slice(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int stride)
 {
@@ -142,15 +160,7 @@ static int build_slice(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int
     UINT in_sizes[2] = { rows, row * a + (a == 1 && stride > 0 ? 64 : 0) }, out_sizes[2] = { rows, row };
     btensor_init(&c->in, type, 2, in_sizes, NULL);
     btensor_init(&c->out, type, 2, out_sizes, NULL);
-    c->offsets[0] = 0;
-    c->offsets[1] = 0;
-    c->window[0] = rows;
-    c->window[1] = row * a;
-    c->slice_strides[0] = 1;
-    c->slice_strides[1] = stride;
-    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
-    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
-    c->inputs = 1;
+    set_slice(c, rows, row * a, stride);
     return 0;
 }
 
@@ -159,39 +169,20 @@ static int case_slice_m1(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { re
 static int case_slice_p2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, 2); }
 static int case_slice_m2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, -2); }
 
-/* Identity SLICE1 of a transposed view: input [A, B] with strides {1, A}. */
-static int case_transpose(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+/* Identity SLICE1 of [A, B] = [R, 1024] from a transposed view (input
+ * strides {1, A}) or from one row broadcast to all (input strides {0, 1}). */
+static int build_identity(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int transposed)
 {
     UINT b = row_of(n), a = rows_of(n, b);
-    UINT sizes[2] = { a, b }, strides[2] = { 1, a };
+    UINT sizes[2] = { a, b }, strides[2] = { transposed ? 1 : 0, transposed ? a : 1 };
     btensor_init(&c->in, type, 2, sizes, strides);
     btensor_init(&c->out, type, 2, sizes, NULL);
-    c->offsets[0] = c->offsets[1] = 0;
-    c->window[0] = a;
-    c->window[1] = b;
-    c->slice_strides[0] = c->slice_strides[1] = 1;
-    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
-    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
-    c->inputs = 1;
+    set_slice(c, a, b, 1);
     return 0;
 }
 
-/* Identity SLICE1 of one row broadcast to [R, 1024] (input strides {0, 1}). */
-static int case_broadcast(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
-{
-    UINT b = row_of(n), a = rows_of(n, b);
-    UINT sizes[2] = { a, b }, strides[2] = { 0, 1 };
-    btensor_init(&c->in, type, 2, sizes, strides);
-    btensor_init(&c->out, type, 2, sizes, NULL);
-    c->offsets[0] = c->offsets[1] = 0;
-    c->window[0] = a;
-    c->window[1] = b;
-    c->slice_strides[0] = c->slice_strides[1] = 1;
-    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
-    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
-    c->inputs = 1;
-    return 0;
-}
+static int case_transpose(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 1); }
+static int case_broadcast(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 0); }
 
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
