@@ -1,82 +1,18 @@
-#include "emulator.h"
+/*
+ * emulator.c — runs a launch on the CPU (emulator.h): the kernels' own
+ * thread code over the launcher's exact grid and block, every global and
+ * shared access checked before it is made. The statistics of what it
+ * traces are emulator_coalescing.c's.
+ */
+#include "emulator_internal.h"
 
 #include <inttypes.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DML_CUDA_EMULATION 1
-#include "gather_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
-
-#define SHARED_LOG 512 /* shared accesses of one lane in one phase, at most */
-#define NO_INSTRUCTION 0xFFFFFFFFu
-
-/* The shared memory of the block being emulated (TILED): exactly the
- * launch's shared_bytes (the kernel's dynamic shared memory), with per
- * 4-byte word the phase that last wrote it and the thread that did, and each
- * lane's shared accesses in the current phase with the instruction each
- * belongs to (named by the code, else the lane's n-th access), for the
- * bank-conflict count. Allocated per launch. */
-typedef struct shared_log {
-    uint32_t instruction, first_word, words;
-} shared_log;
-
-typedef struct shared_model {
-    unsigned char* bytes;     /* size bytes, 16-byte aligned */
-    uint32_t size;
-    uint64_t* written_phase;  /* per word: 0, not written in this block */
-    uint32_t* writer;         /* per word */
-    uint64_t phase; /* from 1, per block */
-    shared_log log[DML_WARP_SIZE * SHARED_LOG]; /* lane L's from L * SHARED_LOG */
-    uint32_t log_count[DML_WARP_SIZE];
-    int lane;
-    int overflow; /* a lane made more than SHARED_LOG accesses in a phase */
-} shared_model;
-
-/* One traced access of one thread. */
-typedef struct access {
-    uint64_t address;
-    uint32_t bytes;
-    uint8_t site;
-    uint8_t is_store;
-    uint32_t instruction; /* TILED: the instruction the code named */
-} access;
-
-/* Accesses of the warp being emulated, per lane, in program order. */
-typedef struct warp_trace {
-    access* lanes[DML_WARP_SIZE];
-    size_t count[DML_WARP_SIZE];
-    size_t capacity[DML_WARP_SIZE];
-    int lane;
-    int failed;
-    uint32_t instruction; /* TILED: the running lane's current instruction */
-} warp_trace;
-
-/* The launch being emulated by this host thread: where its accesses may go,
- * which GPU thread runs, and where to go when one of them breaks the rule. */
-typedef struct emulation {
-    const dml_cuda_launch* launch;
-    uint64_t block;
-    uint32_t thread;
-    warp_trace* trace; /* NULL: no statistics */
-    dml_coalescing* stats;
-    shared_model* shared; /* TILED only */
-    uint64_t loads, vector_loads; /* of the running thread, before its first store */
-    int stored;
-    /* Of the running thread's grid-stride loop (scalar and vector launches):
-     * its pass (from 1), whether the pass has stored, the loads of the pass
-     * after its first store, the 16-byte stores of the first pass. */
-    uint64_t pass, pass_loads_after_store, first_pass_vector_stores;
-    int pass_stored;
-    uint64_t loads_before_shared; /* TILED: the running thread's loads before its first shared store */
-    int shared_stored;
-    uint32_t instruction; /* TILED: named by the code (NO_INSTRUCTION: none yet in this phase) */
-    int result;
-    jmp_buf violation;
-} emulation;
 
 /* Per emulating thread, so that several host threads may emulate at once. */
 static _Thread_local emulation* t_emulation;
@@ -122,25 +58,6 @@ static void check_access(emulation* e, int site, int is_store, uint64_t address,
         violate(e, site, is_store, address, bytes, "outside the bound range");
 }
 
-static void trace_access(warp_trace* w, int site, int is_store, uint64_t address, unsigned bytes)
-{
-    if (w->failed)
-        return;
-    int lane = w->lane;
-    if (w->count[lane] == w->capacity[lane]) {
-        size_t capacity = w->capacity[lane] ? 2 * w->capacity[lane] : 64;
-        access* grown = realloc(w->lanes[lane], capacity * sizeof *grown);
-        if (!grown) {
-            w->failed = 1;
-            return;
-        }
-        w->lanes[lane] = grown;
-        w->capacity[lane] = capacity;
-    }
-    access a = { address, bytes, (uint8_t)site, (uint8_t)is_store, w->instruction };
-    w->lanes[lane][w->count[lane]++] = a;
-}
-
 void dml_emulator_access(int site, int is_store, const void* address, unsigned bytes)
 {
     emulation* e = t_emulation;
@@ -164,7 +81,7 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
         e->pass_loads_after_store += e->pass_stored;
     }
     if (e->trace)
-        trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
+        emu_trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
 }
 
 void dml_emulator_pass(void)
@@ -215,16 +132,7 @@ void dml_emulator_shared_access(int is_store, const void* address, unsigned byte
         e->shared_stored = 1;
         e->loads_before_shared = e->loads;
     }
-    const int lane = m->lane;
-    if (m->log_count[lane] < SHARED_LOG) {
-        shared_log* entry = &m->log[lane * SHARED_LOG + m->log_count[lane]];
-        entry->instruction = e->instruction != NO_INSTRUCTION ? e->instruction : 0x80000000u | m->log_count[lane];
-        entry->first_word = first;
-        entry->words = words;
-        m->log_count[lane]++;
-    } else {
-        m->overflow = 1;
-    }
+    emu_log_shared_access(m, e->instruction, first, words);
 }
 
 void dml_emulator_instruction(uint32_t id)
@@ -235,185 +143,6 @@ void dml_emulator_instruction(uint32_t id)
     e->instruction = id;
     if (e->trace)
         e->trace->instruction = id;
-}
-
-static int compare_log(const void* a, const void* b)
-{
-    const shared_log *x = a, *y = b;
-    return (x->instruction > y->instruction) - (x->instruction < y->instruction);
-}
-
-/* The warp's shared accesses of one phase, grouped by instruction; an
- * instruction's wavefronts are the most distinct words in one bank. */
-static void account_shared_warp(shared_model* m, dml_coalescing* stats)
-{
-    shared_log* all = m->log; /* compacted in place, then sorted */
-    size_t count = 0;
-    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-        for (uint32_t n = 0; n < m->log_count[lane]; ++n)
-            all[count++] = m->log[lane * SHARED_LOG + n];
-    qsort(all, count, sizeof *all, compare_log);
-    for (size_t begin = 0; begin < count;) {
-        size_t end = begin;
-        while (end < count && all[end].instruction == all[begin].instruction)
-            end++;
-        uint32_t words[DML_WARP_SIZE * 4];
-        uint32_t n = 0;
-        for (size_t k = begin; k < end; ++k)
-            for (uint32_t w = 0; w < all[k].words && n < DML_WARP_SIZE * 4; ++w)
-                words[n++] = all[k].first_word + w;
-        uint32_t distinct = 0, per_bank[DML_WARP_SIZE] = { 0 }, most = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            int seen = 0;
-            for (uint32_t k = 0; k < i && !seen; ++k)
-                seen = words[k] == words[i];
-            if (seen)
-                continue; /* one word read by several lanes is a broadcast */
-            distinct++;
-            uint32_t bank = words[i] % DML_WARP_SIZE;
-            if (++per_bank[bank] > most)
-                most = per_bank[bank];
-        }
-        stats->shared_requests++;
-        stats->shared_wavefronts += most;
-        stats->shared_ideal_wavefronts += (distinct + DML_WARP_SIZE - 1) / DML_WARP_SIZE;
-        begin = end;
-    }
-    memset(m->log_count, 0, sizeof m->log_count);
-}
-
-double dml_coalescing_bank_conflicts(const dml_coalescing* c)
-{
-    return c->shared_requests ? (double)(c->shared_wavefronts - c->shared_ideal_wavefronts) / (double)c->shared_requests
-                              : 0.0;
-}
-
-static int compare_u64(const void* a, const void* b)
-{
-    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-    return (x > y) - (x < y);
-}
-
-/* Groups the warp's accesses into memory instructions: the n-th access from
- * site s in each lane belongs to the same instruction. Counts each one's
- * distinct sectors. */
-static void account_warp(warp_trace* w, dml_coalescing* stats)
-{
-    size_t cursor[DML_WARP_SIZE][DML_SITE_COUNT];
-    size_t next[DML_WARP_SIZE];
-    memset(cursor, 0, sizeof cursor);
-    memset(next, 0, sizeof next);
-    /* Walk each lane's accesses in order; pair the n-th of each site. */
-    for (int site = 0; site < DML_SITE_COUNT; ++site) {
-        for (size_t n = 0;; ++n) {
-            uint64_t sectors[DML_WARP_SIZE * 2];
-            size_t sector_count = 0;
-            uint64_t bytes = 0;
-            int is_store = 0, any = 0;
-            for (int lane = 0; lane < DML_WARP_SIZE; ++lane) {
-                /* find this lane's n-th access of the site */
-                size_t i = cursor[lane][site];
-                while (i < w->count[lane] && w->lanes[lane][i].site != site)
-                    ++i;
-                if (i >= w->count[lane])
-                    continue;
-                cursor[lane][site] = i + 1;
-                const access* a = &w->lanes[lane][i];
-                any = 1;
-                is_store = a->is_store;
-                bytes += a->bytes;
-                uint64_t first = a->address / DML_SECTOR_BYTES, last = (a->address + a->bytes - 1) / DML_SECTOR_BYTES;
-                for (uint64_t s = first; s <= last && sector_count < DML_WARP_SIZE * 2; ++s)
-                    sectors[sector_count++] = s;
-            }
-            if (!any)
-                break;
-            qsort(sectors, sector_count, sizeof *sectors, compare_u64);
-            uint64_t distinct = 0;
-            for (size_t i = 0; i < sector_count; ++i)
-                distinct += i == 0 || sectors[i] != sectors[i - 1];
-            if (site == DML_SITE_LENGTH) { /* FIX: kept apart from the data loads (see emulator.h) */
-                stats->length_bytes += bytes;
-                stats->length_sectors += distinct;
-                stats->length_requests++;
-            } else if (is_store) {
-                stats->store_bytes += bytes;
-                stats->store_sectors += distinct;
-                stats->store_requests++;
-            } else {
-                stats->load_bytes += bytes;
-                stats->load_sectors += distinct;
-                stats->load_requests++;
-            }
-        }
-    }
-    (void)next;
-    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-        w->count[lane] = 0;
-}
-
-static int compare_access_instruction(const void* a, const void* b)
-{
-    const access *x = a, *y = b;
-    if (x->site != y->site)
-        return x->site < y->site ? -1 : 1;
-    return (x->instruction > y->instruction) - (x->instruction < y->instruction);
-}
-
-/* TILED: the warp's accesses grouped into memory instructions by site and
- * the instruction the code named (lanes with nothing to move skip one, so
- * the n-th access of each lane need not be the same instruction). */
-static void account_tiled_warp(warp_trace* w, dml_coalescing* stats)
-{
-    size_t count = 0;
-    for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-        count += w->count[lane];
-    access* all = malloc((count ? count : 1) * sizeof *all);
-    if (!all) {
-        w->failed = 1;
-        return;
-    }
-    count = 0;
-    for (int lane = 0; lane < DML_WARP_SIZE; ++lane) {
-        if (w->count[lane]) /* a lane that made no access may have no buffer yet */
-            memcpy(all + count, w->lanes[lane], w->count[lane] * sizeof *all);
-        count += w->count[lane];
-        w->count[lane] = 0;
-    }
-    qsort(all, count, sizeof *all, compare_access_instruction);
-    for (size_t begin = 0; begin < count;) {
-        size_t end = begin;
-        while (end < count && all[end].site == all[begin].site && all[end].instruction == all[begin].instruction)
-            end++;
-        uint64_t sectors[DML_WARP_SIZE * 8];
-        size_t sector_count = 0;
-        uint64_t bytes = 0;
-        for (size_t k = begin; k < end; ++k) {
-            bytes += all[k].bytes;
-            uint64_t first = all[k].address / DML_SECTOR_BYTES, last = (all[k].address + all[k].bytes - 1) / DML_SECTOR_BYTES;
-            for (uint64_t sector = first; sector <= last && sector_count < DML_WARP_SIZE * 8; ++sector)
-                sectors[sector_count++] = sector;
-        }
-        qsort(sectors, sector_count, sizeof *sectors, compare_u64);
-        uint64_t distinct = 0;
-        for (size_t i = 0; i < sector_count; ++i)
-            distinct += i == 0 || sectors[i] != sectors[i - 1];
-        if (all[begin].site == DML_SITE_LENGTH) {
-            stats->length_bytes += bytes;
-            stats->length_sectors += distinct;
-            stats->length_requests++;
-        } else if (all[begin].is_store) {
-            stats->store_bytes += bytes;
-            stats->store_sectors += distinct;
-            stats->store_requests++;
-        } else {
-            stats->load_bytes += bytes;
-            stats->load_sectors += distinct;
-            stats->load_requests++;
-        }
-        begin = end;
-    }
-    free(all);
 }
 
 static void run_thread(emulation* e, uint64_t block, uint32_t thread)
@@ -427,35 +156,8 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     e->pass_stored = 0;
     dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
         l->outer_rank);
-    dml_coalescing* stats = e->stats;
     const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
-    if (stats && e->pass_loads_after_store > stats->max_loads_after_store)
-        stats->max_loads_after_store = e->pass_loads_after_store;
-    if (stats && e->stored && last_item < l->params.count) {
-        if (!stats->full_threads || e->loads < stats->min_loads_before_store)
-            stats->min_loads_before_store = e->loads;
-        stats->full_threads++;
-    }
-    const uint64_t stored = e->first_pass_vector_stores;
-    if (stats && stored && stored >= stats->vector_items_per_pass) {
-        if (stored > stats->vector_items_per_pass) { /* a fuller first pass: the minimum starts over */
-            stats->vector_items_per_pass = stored;
-            stats->vector_threads = 0;
-        }
-        if (!stats->vector_threads || e->vector_loads < stats->min_vector_loads_before_store)
-            stats->min_vector_loads_before_store = e->vector_loads;
-        stats->vector_threads++;
-    }
-}
-
-double dml_coalescing_load_efficiency(const dml_coalescing* c)
-{
-    return c->load_sectors ? (double)c->load_bytes / (double)(c->load_sectors * DML_SECTOR_BYTES) : 1.0;
-}
-
-double dml_coalescing_store_efficiency(const dml_coalescing* c)
-{
-    return c->store_sectors ? (double)c->store_bytes / (double)(c->store_sectors * DML_SECTOR_BYTES) : 1.0;
+    emu_account_thread(e, last_item < l->params.count);
 }
 
 /* A copy launch is one memcpy: its two ranges are checked as a kernel's
@@ -537,9 +239,9 @@ static void run_block_phase(emulation* e, uint32_t threads, dml_shared_phase_fn 
             fn(e->thread, phase, m->bytes, context);
         }
         if (e->trace && !e->trace->failed)
-            account_tiled_warp(e->trace, e->stats);
+            emu_account_tiled_warp(e->trace, e->stats);
         if (e->stats)
-            account_shared_warp(m, e->stats);
+            emu_account_shared_warp(m, e->stats);
         else
             memset(m->log_count, 0, sizeof m->log_count);
     }
@@ -589,13 +291,8 @@ static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* 
         return;
     const uint32_t items = p->tile_staged ? dml_staged_thread_loads(p, s->tile, thread, l->element_size, l->wide)
                                           : dml_tile_thread_loads(p, s->tile, thread, l->wide);
-    if (items == DML_CUDA_ITEMS) {
-        dml_coalescing* stats = e->stats;
-        if (!stats->full_threads || e->loads_before_shared < stats->min_loads_before_store)
-            stats->min_loads_before_store = e->loads_before_shared;
-        stats->min_vector_loads_before_store = 0;
-        stats->full_threads++;
-    }
+    if (items == DML_CUDA_ITEMS)
+        emu_account_tiled_thread(e->stats, e->loads_before_shared);
 }
 
 static void emulate_tiled(emulation* e)
@@ -657,7 +354,7 @@ static void emulate_kernel(emulation* e, dml_coalescing* stats)
                 run_thread(e, block, warp + lane);
             }
             if (!w->failed)
-                account_warp(w, stats);
+                emu_account_warp(w, stats);
         }
     }
 }

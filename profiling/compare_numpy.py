@@ -22,7 +22,7 @@ TYPES = {1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
 
 
 def cases(n, dtype):
-    """name -> (source view builder, output shape), shapes as in dmlbench.c."""
+    """name -> (source view builder, output shape), shapes as in throughput_cases.c."""
     row = min(n, ROW); rows = max(n // row, 1)
     out = {}
     x = np.arange(rows * row, dtype=dtype).reshape(rows, row)

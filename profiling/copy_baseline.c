@@ -1,0 +1,159 @@
+/*
+ * copy_baseline.c — the copy that dmlbench's throughput ratios are relative
+ * to: on the CPU memcpy, split over a pool of threads as the CPU backend
+ * splits its work; on CUDA cudaMemcpyAsync device to device, timed with CUDA
+ * events (libcudart loaded at run time, so that a machine without it still
+ * runs the CPU tables).
+ */
+#include "dmlbench.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- on the CPU: memcpy split over a pool of threads ---- */
+
+static void copy_share(copy_pool* p, unsigned index)
+{
+    if (index >= p->active)
+        return;
+    uint64_t share = (p->bytes / p->active + 63) & ~(uint64_t)63;
+    uint64_t begin = share * index;
+    if (begin >= p->bytes)
+        return;
+    uint64_t end = begin + share < p->bytes ? begin + share : p->bytes;
+    memcpy(p->dst + begin, p->src + begin, end - begin);
+}
+
+typedef struct worker_arg {
+    copy_pool* pool;
+    unsigned index;
+} worker_arg;
+
+static worker_arg worker_args[MAX_COPY_THREADS];
+
+static void* copy_worker(void* arg)
+{
+    worker_arg* w = arg;
+    for (;;) {
+        pthread_barrier_wait(&w->pool->start);
+        if (w->pool->stop)
+            return NULL;
+        copy_share(w->pool, w->index);
+        pthread_barrier_wait(&w->pool->finish);
+    }
+}
+
+/* The CPU backend's thread count: min(usable CPUs, 16). */
+static unsigned cpu_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < cpus)
+        cpus = CPU_COUNT(&set);
+    if (cpus < 1)
+        cpus = 1;
+    return cpus > MAX_COPY_THREADS ? MAX_COPY_THREADS : (unsigned)cpus;
+}
+
+void copy_pool_start(copy_pool* p)
+{
+    memset(p, 0, sizeof *p);
+    p->threads = cpu_threads();
+    pthread_barrier_init(&p->start, NULL, p->threads);
+    pthread_barrier_init(&p->finish, NULL, p->threads);
+    for (unsigned i = 1; i < p->threads; ++i) {
+        worker_args[i] = (worker_arg){ p, i };
+        pthread_create(&p->workers[i], NULL, copy_worker, &worker_args[i]);
+    }
+}
+
+void copy_pool_stop(copy_pool* p)
+{
+    p->stop = 1;
+    pthread_barrier_wait(&p->start);
+    for (unsigned i = 1; i < p->threads; ++i)
+        pthread_join(p->workers[i], NULL);
+    pthread_barrier_destroy(&p->start);
+    pthread_barrier_destroy(&p->finish);
+}
+
+void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads)
+{
+    if (threads < 2 || p->threads < 2) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    p->active = threads < p->threads ? threads : p->threads;
+    p->dst = dst;
+    p->src = src;
+    p->bytes = bytes;
+    pthread_barrier_wait(&p->start);
+    copy_share(p, 0);
+    pthread_barrier_wait(&p->finish);
+}
+
+/* ---- on CUDA: cudaMemcpyAsync device to device ---- */
+
+#ifdef DML_BENCH_CUDA
+typedef int (*cuda_malloc_fn)(void**, size_t);
+typedef int (*cuda_free_fn)(void*);
+typedef int (*cuda_memcpy_async_fn)(void*, const void*, size_t, int, void*);
+typedef int (*cuda_event_create_fn)(void**);
+typedef int (*cuda_event_destroy_fn)(void*);
+typedef int (*cuda_event_record_fn)(void*, void*);
+typedef int (*cuda_event_synchronize_fn)(void*);
+typedef int (*cuda_event_elapsed_fn)(float*, void*, void*);
+
+double cuda_copy_ms(uint64_t bytes, int warmup, int repetitions)
+{
+    static void* lib;
+    if (!lib)
+        lib = dlopen("libcudart.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libcudart.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libcudart.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return -1;
+    cuda_malloc_fn cmalloc = (cuda_malloc_fn)dlsym(lib, "cudaMalloc");
+    cuda_free_fn cfree = (cuda_free_fn)dlsym(lib, "cudaFree");
+    cuda_memcpy_async_fn ccopy = (cuda_memcpy_async_fn)dlsym(lib, "cudaMemcpyAsync");
+    cuda_event_create_fn ecreate = (cuda_event_create_fn)dlsym(lib, "cudaEventCreate");
+    cuda_event_destroy_fn edestroy = (cuda_event_destroy_fn)dlsym(lib, "cudaEventDestroy");
+    cuda_event_record_fn erecord = (cuda_event_record_fn)dlsym(lib, "cudaEventRecord");
+    cuda_event_synchronize_fn esync = (cuda_event_synchronize_fn)dlsym(lib, "cudaEventSynchronize");
+    cuda_event_elapsed_fn elapsed = (cuda_event_elapsed_fn)dlsym(lib, "cudaEventElapsedTime");
+    if (!cmalloc || !cfree || !ccopy || !ecreate || !edestroy || !erecord || !esync || !elapsed)
+        return -1;
+    void *src = NULL, *dst = NULL, *e0 = NULL, *e1 = NULL;
+    if (cmalloc(&src, bytes) || cmalloc(&dst, bytes) || ecreate(&e0) || ecreate(&e1)) {
+        if (src)
+            cfree(src);
+        if (dst)
+            cfree(dst);
+        return -1;
+    }
+    enum { DEVICE_TO_DEVICE = 3 };
+    double* samples = calloc((size_t)repetitions, sizeof(double));
+    for (int i = 0; i < warmup + repetitions; ++i) {
+        float ms = 0;
+        erecord(e0, NULL);
+        ccopy(dst, src, bytes, DEVICE_TO_DEVICE, NULL);
+        erecord(e1, NULL);
+        esync(e1);
+        elapsed(&ms, e0, e1);
+        if (i >= warmup)
+            samples[i - warmup] = ms;
+    }
+    double median = summarize(samples, repetitions).median;
+    free(samples);
+    edestroy(e0);
+    edestroy(e1);
+    cfree(src);
+    cfree(dst);
+    return median;
+}
+#endif

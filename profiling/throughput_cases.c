@@ -1,0 +1,231 @@
+/*
+ * throughput_cases.c — the cases of dmlbench's throughput table (see
+ * profiling/README.md): SLICE1 and REVERSE_SUBSEQUENCES descs shaped as
+ * hosts use them, each for any element size and output size.
+ */
+#include "dmlbench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void btensor_init(btensor* t, DML_TENSOR_DATA_TYPE type, UINT rank, const UINT* sizes, const UINT* strides)
+{
+    memset(t, 0, sizeof *t);
+    memcpy(t->sizes, sizes, rank * sizeof(UINT));
+    if (strides)
+        memcpy(t->strides, strides, rank * sizeof(UINT));
+    t->buffer.DataType = type;
+    t->buffer.DimensionCount = rank;
+    t->buffer.Sizes = t->sizes;
+    t->buffer.Strides = strides ? t->strides : NULL;
+    t->buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, t->sizes, strides ? t->strides : NULL);
+    t->desc.Type = DML_TENSOR_TYPE_BUFFER;
+    t->desc.Desc = &t->buffer;
+}
+
+/* Elements per output row for the row-shaped cases. */
+#define ROW 1024u
+
+static void build_reverse(built_case* c, DML_TENSOR_DATA_TYPE type, UINT rank, const UINT* sizes, UINT axis,
+    const UINT* length_strides, uint32_t (*length_of)(UINT index, UINT axis_size))
+{
+    UINT lsizes[4];
+    memcpy(lsizes, sizes, rank * sizeof(UINT));
+    lsizes[axis] = 1;
+    btensor_init(&c->in, type, rank, sizes, NULL);
+    btensor_init(&c->out, type, rank, sizes, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_UINT32, rank, lsizes, length_strides);
+    uint64_t count = c->lengths.buffer.TotalTensorSizeInBytes / 4;
+    c->lengths_data = calloc(count ? count : 1, 4);
+    for (uint64_t i = 0; i < count; ++i)
+        c->lengths_data[i] = length_of((UINT)i, sizes[axis]);
+    c->reverse = (DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->out.desc, axis };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_REVERSE_SUBSEQUENCES, &c->reverse };
+    c->inputs = 2;
+}
+
+static uint32_t full_length(UINT index, UINT axis_size)
+{
+    (void)index;
+    return axis_size;
+}
+
+/* Sequence batches: lengths from full down to a quarter, cycling. */
+static uint32_t varied_length(UINT index, UINT axis_size)
+{
+    return axis_size - (UINT)((index * 7u) % (axis_size * 3u / 4u + 1u));
+}
+
+static UINT rows_of(uint64_t n, UINT row)
+{
+    return (UINT)(n / row ? n / row : 1);
+}
+
+static UINT row_of(uint64_t n)
+{
+    return n < ROW ? (UINT)n : ROW;
+}
+
+/* [R, 1024], reversed along the inner axis (every sequence full length). */
+static int case_reverse_inner(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    build_reverse(c, type, 2, sizes, 1, NULL, full_length);
+    return 0;
+}
+
+/* [64, R], reversed along the outer axis, one length for all (a broadcast
+ * lengths tensor): rows move whole, reversed in order. */
+static int case_reverse_outer(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT outer = n >= 64 ? 64 : (UINT)n, sizes[2] = { outer, (UINT)(n / outer) }, lstrides[2] = { 0, 0 };
+    build_reverse(c, type, 2, sizes, 0, lstrides, full_length);
+    return 0;
+}
+
+/* A batch of B=8 sequences of T=64 steps of F features, time on axis
+ * time_axis (0 or 1) and the batch on the other, reversed along time with a
+ * length per sequence (stride 1 along the batch, 0 along time and F). */
+static int build_sequences(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, UINT time_axis)
+{
+    if (n < 512)
+        return -1;
+    UINT sizes[3] = { 8, 8, (UINT)(n / 512) }, lstrides[3] = { 0, 0, 0 };
+    sizes[time_axis] = 64;
+    lstrides[1 - time_axis] = 1;
+    build_reverse(c, type, 3, sizes, time_axis, lstrides, varied_length);
+    return 0;
+}
+
+/* [T=64, B=8, F] time-major: lengths [1, 8, F] with strides {0, 1, 0}. */
+static int case_seq_time_major(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_sequences(c, t, n, 0);
+}
+
+/* [B=8, T=64, F] batch-major: lengths [8, 1, F] with strides {1, 0, 0}. */
+static int case_seq_batch_major(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_sequences(c, t, n, 1);
+}
+
+/* Sequence lengths per column, pseudo-random over 0 .. axis size + 2. */
+static uint32_t random_length(UINT index, UINT axis_size)
+{
+    uint32_t x = index * 2654435761u;
+    x ^= x >> 15;
+    return x % (axis_size + 3u);
+}
+
+/* [16, C] reversed along axis 0 with a length per column (lengths [1, C]):
+ * every output row reads from all 16 input rows. */
+static int build_columns(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, uint32_t (*length_of)(UINT, UINT))
+{
+    if (n < 16)
+        return -1;
+    UINT sizes[2] = { 16, (UINT)(n / 16) };
+    build_reverse(c, type, 2, sizes, 0, NULL, length_of);
+    return 0;
+}
+
+static int case_columns_full(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_columns(c, t, n, full_length);
+}
+
+static int case_columns_random(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_columns(c, t, n, random_length);
+}
+
+/* The SLICE1 desc from c->in to c->out: a window of rows x columns at the
+ * origin, strides {1, stride}. */
+static void set_slice(built_case* c, UINT rows, UINT columns, int stride)
+{
+    c->offsets[0] = c->offsets[1] = 0;
+    c->window[0] = rows;
+    c->window[1] = columns;
+    c->slice_strides[0] = 1;
+    c->slice_strides[1] = stride;
+    c->slice = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->offsets, c->window, c->slice_strides };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &c->slice };
+    c->inputs = 1;
+}
+
+/* SLICE1 of [R, 1024] rows out of [R, |stride| * 1024 (+64 for stride 1)] rows. */
+static int build_slice(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int stride)
+{
+    UINT row = row_of(n), rows = rows_of(n, row);
+    UINT a = (UINT)(stride < 0 ? -stride : stride);
+    UINT in_sizes[2] = { rows, row * a + (a == 1 && stride > 0 ? 64 : 0) }, out_sizes[2] = { rows, row };
+    btensor_init(&c->in, type, 2, in_sizes, NULL);
+    btensor_init(&c->out, type, 2, out_sizes, NULL);
+    set_slice(c, rows, row * a, stride);
+    return 0;
+}
+
+static int case_slice_p1(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, 1); }
+static int case_slice_m1(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, -1); }
+static int case_slice_p2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, 2); }
+static int case_slice_m2(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_slice(c, t, n, -2); }
+
+/* Identity SLICE1 of [A, B] = [R, 1024] from a transposed view (input
+ * strides {1, A}) or from one row broadcast to all (input strides {0, 1}). */
+static int build_identity(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int transposed)
+{
+    UINT b = row_of(n), a = rows_of(n, b);
+    UINT sizes[2] = { a, b }, strides[2] = { transposed ? 1 : 0, transposed ? a : 1 };
+    btensor_init(&c->in, type, 2, sizes, strides);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    set_slice(c, a, b, 1);
+    return 0;
+}
+
+static int case_transpose(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 1); }
+static int case_broadcast(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 0); }
+
+const case_entry bench_cases[] = {
+    { "reverse_inner", case_reverse_inner, 0 },
+    { "reverse_outer", case_reverse_outer, 1 },
+    { "seq_time_major", case_seq_time_major, 1 },
+    { "seq_batch_major", case_seq_batch_major, 1 },
+    { "rs_columns_full", case_columns_full, 1 },
+    { "rs_columns_random", case_columns_random, 0 },
+    { "slice_p1", case_slice_p1, 1 },
+    { "slice_m1", case_slice_m1, 0 },
+    { "slice_p2", case_slice_p2, 0 },
+    { "slice_m2", case_slice_m2, 0 },
+    { "transpose", case_transpose, 0 },
+    { "broadcast", case_broadcast, 1 },
+};
+_Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
+
+static DML_TENSOR_DATA_TYPE type_of_size(unsigned size)
+{
+    switch (size) {
+    case 1: return DML_TENSOR_DATA_TYPE_UINT8;
+    case 2: return DML_TENSOR_DATA_TYPE_UINT16;
+    case 4: return DML_TENSOR_DATA_TYPE_UINT32;
+    default: return DML_TENSOR_DATA_TYPE_UINT64;
+    }
+}
+
+int build_case(built_case* c, const case_entry* entry, unsigned element_size, uint64_t bytes)
+{
+    memset(c, 0, sizeof *c);
+    DML_TENSOR_DATA_TYPE type = type_of_size(element_size);
+    uint64_t n = bytes / element_size;
+    if (n == 0 || entry->build(c, type, n) != 0) {
+        free(c->lengths_data);
+        return -1;
+    }
+    uint64_t out_elements = 1;
+    for (UINT i = 0; i < c->out.buffer.DimensionCount; ++i)
+        out_elements *= c->out.sizes[i];
+    c->bytes_written = out_elements * element_size;
+    /* Bytes read: every element the operator loads, once (a broadcast row once). */
+    c->bytes_read = entry->build == case_broadcast ? c->in.sizes[1] * (uint64_t)element_size : c->bytes_written;
+    if (c->inputs == 2)
+        c->bytes_read += c->lengths.buffer.TotalTensorSizeInBytes;
+    return 0;
+}
