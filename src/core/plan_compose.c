@@ -4,8 +4,11 @@
 
 #include "plan_build.h"
 
-/* Splitting may add dimensions beyond the plan's before they merge back. */
-#define WORK_RANK (3 * DML_PLAN_MAX_RANK)
+/* Splitting may add dimensions beyond the plan's before they merge back.
+ * Every piece of a split has at least 2 elements and their sizes multiply to
+ * the consumer's element count (below 2^64), so there are fewer than 64 and
+ * this bound is never what stops a composition. */
+#define WORK_RANK 64
 
 /* Candidate digits a decode may try before giving up (only layouts whose
  * dimensions interleave have more than one candidate per digit). */
