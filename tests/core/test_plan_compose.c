@@ -453,6 +453,56 @@ START_TEST(random_gathers_compose_when_affine)
 }
 END_TEST
 
+static void build_op(op_case* c, int kind, uint32_t rank, const uint32_t* sizes, const uint32_t* strides,
+    const uint32_t* offsets, const uint32_t* window, const int32_t* steps, uint32_t axis);
+
+/* Producers writing through random strides of 1 to 6 (interleaved layouts,
+ * where a stride does not step over what the smaller ones reach, included:
+ * validation enumerates them), read flat by random windows: exact, and
+ * composed whenever the reads are affine. */
+START_TEST(interleaved_outputs_compose_exactly)
+{
+    rng_state = 0x1EAF + (uint64_t)_i * 31337;
+    const char* quick = getenv("DML_TEST_QUICK");
+    uint32_t n = quick && *quick == '1' ? 300 : 2000, composed = 0, interleaved = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        op_case* p = calloc(1, sizeof *p);
+        op_case* q = calloc(1, sizeof *q);
+        uint32_t rank = 2 + rnd(2), sizes[8], strides[8];
+        DML_RESULT r;
+        do {
+            for (uint32_t i = 0; i < rank; ++i) {
+                sizes[i] = 2 + rnd(3);
+                strides[i] = 1 + rnd(6);
+            }
+            make_tensor(&p->in, rank, sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+            make_tensor(&p->out, rank, sizes, strides, DML_TENSOR_DATA_TYPE_FLOAT32);
+            DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &p->in.desc, &p->out.desc, NULL };
+            DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id };
+            r = dml_operator_from_desc(&od, &p->op); /* rejects layouts writing one address twice */
+        } while (r != DML_S_OK);
+        dml_plan_build(&p->op, &p->plan);
+        for (uint32_t i = 1; i < p->plan.rank; ++i)
+            if ((uint64_t)p->plan.out_strides[i - 1] <= (p->plan.sizes[i] - 1) * (uint64_t)p->plan.out_strides[i]) {
+                ++interleaved;
+                break;
+            }
+        uint32_t count = (uint32_t)elements(&p->out);
+        uint32_t offset = rnd(count), window = 1 + rnd(count - offset);
+        int32_t step = (int32_t)(1 + rnd(3)) * (rnd(2) ? 1 : -1);
+        build_op(q, 1, 1, &count, NULL, &offset, &window, &step, 0);
+        pair c = pair_of(p, q, &q->in);
+        int composes = run_pair(&c, NULL);
+        if (reads_affinely(p, q, c.mid_span) && !composes)
+            ck_abort_msg("pair %u reads affinely but did not compose", k);
+        composed += (uint32_t)composes;
+        free(p);
+        free(q);
+    }
+    ck_assert_msg(composed > n / 4 && interleaved > n / 8, "%u of %u composed, %u interleaved", composed, n, interleaved);
+}
+END_TEST
+
 /* ---- chains written out ---------------------------------------------------- */
 
 /* An operator built from explicit sizes: input sizes and strides (NULL:
@@ -748,6 +798,7 @@ static Suite* compose_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, random_pairs_compose_exactly, 0, 4);
     tcase_add_loop_test(tc, random_gathers_compose_when_affine, 0, 4);
+    tcase_add_loop_test(tc, interleaved_outputs_compose_exactly, 0, 2);
     tcase_add_test(tc, transpose_then_slice_step_2_composes);
     tcase_add_test(tc, transpose_then_flat_reversed_composes);
     tcase_add_test(tc, larger_steps_compose_when_they_carry_cleanly);
