@@ -4,8 +4,15 @@
 
 #include "plan_build.h"
 
-/* Splitting may add dimensions beyond the plan's before they merge back. */
-#define WORK_RANK (2 * DML_PLAN_MAX_RANK)
+/* Splitting may add dimensions beyond the plan's before they merge back.
+ * Every piece of a split has at least 2 elements and their sizes multiply to
+ * the consumer's element count (below 2^64), so there are fewer than 64 and
+ * this bound is never what stops a composition. */
+#define WORK_RANK 64
+
+/* Candidate digits a decode may try before giving up (only layouts whose
+ * dimensions interleave have more than one candidate per digit). */
+#define DECODE_BUDGET (1u << 16)
 
 /* One dimension of the consumer, with its input stride in the producer's digits. */
 typedef struct wdim {
@@ -16,24 +23,67 @@ typedef struct wdim {
     int64_t digit[DML_PLAN_MAX_RANK];
 } wdim;
 
-/* value = sum(digit[i] * producer out_strides[i]), outermost first, truncating. */
-static bool decompose(const dml_plan* p, int64_t value, int64_t* digit)
-{
-    for (uint32_t i = 0; i < p->rank; ++i) {
-        digit[i] = 0;
-        if (p->sizes[i] == 1 || p->out_strides[i] <= 0)
-            continue;
-        digit[i] = value / p->out_strides[i];
-        value -= digit[i] * p->out_strides[i]; /* |digit * stride| <= |value| */
-    }
-    return value == 0;
-}
+/* The producer's output as a mixed-radix number: digit i has place value
+ * out_strides[i] and radix sizes[i]; reach[i] is the largest offset digits
+ * i.. reach together. */
+typedef struct layout {
+    const dml_plan* p;
+    int64_t reach[DML_PLAN_MAX_RANK + 1];
+} layout;
 
 /* acc += a * b, false on overflow. */
 static bool mul_add(int64_t* acc, int64_t a, int64_t b)
 {
     int64_t t;
     return !__builtin_mul_overflow(a, b, &t) && !__builtin_add_overflow(*acc, t, acc);
+}
+
+static bool layout_init(layout* l, const dml_plan* p)
+{
+    l->p = p;
+    l->reach[p->rank] = 0;
+    for (uint32_t i = p->rank; i-- > 0;) {
+        l->reach[i] = l->reach[i + 1];
+        if (p->sizes[i] == 1)
+            continue;
+        if (p->out_strides[i] <= 0 || !mul_add(&l->reach[i], (int64_t)(p->sizes[i] - 1), p->out_strides[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Digits i.. of offset x, each inside its radix. The producer's output has no
+ * two coordinates at one offset, so there is at most one answer; nested
+ * layouts (each place value beyond what the smaller ones reach) have one
+ * candidate per digit, interleaved ones are searched. */
+static bool find_digits(const layout* l, uint32_t i, int64_t x, int64_t* digit, uint32_t* budget)
+{
+    const dml_plan* p = l->p;
+    if (i == p->rank)
+        return x == 0;
+    digit[i] = 0;
+    if (p->sizes[i] == 1)
+        return find_digits(l, i + 1, x, digit, budget);
+    int64_t s = p->out_strides[i], hi = x / s, lo = x > l->reach[i + 1] ? (x - l->reach[i + 1] + s - 1) / s : 0;
+    if (hi > (int64_t)p->sizes[i] - 1)
+        hi = (int64_t)p->sizes[i] - 1;
+    for (int64_t d = hi; d >= lo; --d) {
+        if (*budget == 0)
+            return false;
+        --*budget;
+        digit[i] = d;
+        if (find_digits(l, i + 1, x - d * s, digit, budget))
+            return true;
+    }
+    return false;
+}
+
+/* The producer's coordinate of the element it wrote at offset x (relative to
+ * its out_offset), or false when it wrote none there. */
+static bool decode(const layout* l, int64_t x, int64_t* digit)
+{
+    uint32_t budget = DECODE_BUDGET;
+    return x >= 0 && x <= l->reach[0] && find_digits(l, 0, x, digit, &budget);
 }
 
 /* Producer digit i stays in [0, sizes[i]) over the consumer's whole box. */
@@ -48,42 +98,116 @@ static bool digit_in_range(const dml_plan* p, const int64_t* base, const wdim* w
     return lo >= 0 && hi < (int64_t)p->sizes[i];
 }
 
-/* Splits a consumer dimension that walks producer digit i with step 1 past
- * its size into (outer, sizes[i]): the outer one then walks the next digit. */
-static bool split(const dml_plan* p, wdim* w, uint32_t* n, uint32_t i)
+/* How many steps of `digit` from `base` stay inside every radix (at least
+ * 1, since base is inside; UINT64_MAX when the step is zero). */
+static uint64_t run_length(const dml_plan* p, const int64_t* base, const int64_t* digit)
 {
-    if (*n == WORK_RANK)
-        return false;
-    uint64_t radix = p->sizes[i];
-    for (uint32_t j = 0; j < *n; ++j) {
-        wdim* d = &w[j];
-        bool only_i = d->digit[i] == 1;
-        for (uint32_t k = 0; k < p->rank && only_i; ++k)
-            only_i = k == i || d->digit[k] == 0;
-        if (!only_i || d->is_axis || d->size <= radix || d->size % radix)
+    uint64_t run = UINT64_MAX;
+    for (uint32_t i = 0; i < p->rank; ++i) {
+        int64_t v = digit[i];
+        if (v == 0)
             continue;
-        wdim outer = *d;
-        outer.size = outer.range = d->size / radix;
-        if (__builtin_mul_overflow(d->in, (int64_t)radix, &outer.in) ||
-            __builtin_mul_overflow(d->out, (int64_t)radix, &outer.out) ||
-            __builtin_mul_overflow(d->len, (int64_t)radix, &outer.len) || !decompose(p, outer.in, outer.digit))
-            return false;
-        d->size = d->range = radix;
-        w[(*n)++] = outer;
-        return true;
+        uint64_t room = v > 0 ? (uint64_t)((int64_t)p->sizes[i] - 1 - base[i]) / (uint64_t)v
+                              : (uint64_t)base[i] / ((uint64_t)0 - (uint64_t)v);
+        if (room + 1 < run)
+            run = room + 1;
     }
-    return false;
+    return run;
+}
+
+/* Writes dimension w[j]'s input stride in the producer's digits: the
+ * difference between the producer's coordinates of the second element it
+ * reads and of the first. If walking it leaves the producer's box after
+ * `run` steps, it is split into (size / run, run): a walk that carries into
+ * another digit can stay affine only when every carry happens at the same
+ * step, and the first carry is at `run`. The outer part is appended at
+ * w[*n], to be walked in turn. */
+static bool walk(const layout* l, int64_t start, const int64_t* base, wdim* w, uint32_t* n, uint32_t j)
+{
+    wdim* d = &w[j];
+    memset(d->digit, 0, sizeof d->digit);
+    if (d->range < 2)
+        return true;
+    int64_t x = start, next[DML_PLAN_MAX_RANK];
+    if (__builtin_add_overflow(x, d->in, &x) || !decode(l, x, next))
+        return false; /* the consumer reads an element the producer did not write */
+    for (uint32_t i = 0; i < l->p->rank; ++i)
+        d->digit[i] = next[i] - base[i];
+    uint64_t run = run_length(l->p, base, d->digit);
+    if (run >= d->range)
+        return true;
+    if (d->is_axis || d->size % run || *n == WORK_RANK)
+        return false;
+    wdim outer = *d;
+    outer.size = outer.range = d->size / run;
+    if (__builtin_mul_overflow(d->in, (int64_t)run, &outer.in) ||
+        __builtin_mul_overflow(d->out, (int64_t)run, &outer.out) ||
+        __builtin_mul_overflow(d->len, (int64_t)run, &outer.len))
+        return false;
+    d->size = d->range = run;
+    w[(*n)++] = outer;
+    return true;
+}
+
+/* One dimension of the composed gather. */
+typedef struct rdim {
+    uint64_t size;
+    int64_t in, out, len;
+    bool is_axis;
+} rdim;
+
+static bool continues(int64_t outer, int64_t inner, uint64_t size)
+{
+    int64_t product;
+    return !__builtin_mul_overflow(inner, (int64_t)size, &product) && product == outer;
+}
+
+/* Drops unit dimensions (not the axis), orders by decreasing output stride
+ * and merges affine neighbours, as dml_plan_normalize does, so that more than
+ * DML_PLAN_MAX_RANK split dimensions can still fit a plan. */
+static uint32_t squeeze(rdim* d, uint32_t n)
+{
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < n; ++j)
+        if (d[j].size > 1 || d[j].is_axis)
+            d[m++] = d[j];
+    for (uint32_t j = 1; j < m; ++j) {
+        rdim t = d[j];
+        uint32_t k = j;
+        for (; k > 0 && d[k - 1].out < t.out; --k)
+            d[k] = d[k - 1];
+        d[k] = t;
+    }
+    if (m == 0)
+        return 0;
+    uint32_t k = 0; /* d[0..k] merged so far, outermost first; merge into the innermost */
+    for (uint32_t j = 1; j < m; ++j) {
+        rdim* outer = &d[k];
+        const rdim* inner = &d[j];
+        if (!outer->is_axis && !inner->is_axis && continues(outer->in, inner->in, inner->size) &&
+            continues(outer->out, inner->out, inner->size) && continues(outer->len, inner->len, inner->size)) {
+            uint64_t size = outer->size * inner->size;
+            *outer = *inner;
+            outer->size = size;
+        } else {
+            d[++k] = *inner;
+        }
+    }
+    return k + 1;
 }
 
 bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dml_lengths_from* lengths_from)
 {
     bool q_reverses = q->kind == DML_PLAN_REVERSE_SUBSEQUENCES, p_reverses = p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     if ((q->kind != DML_PLAN_GATHER && !q_reverses) || (p->kind != DML_PLAN_GATHER && !p_reverses) ||
-        (q_reverses && p_reverses) || q->element_size != p->element_size)
+        (q_reverses && p_reverses) || q->element_size != p->element_size || q->rank > DML_PLAN_MAX_RANK ||
+        p->rank > DML_PLAN_MAX_RANK)
         return false;
 
+    layout l;
     int64_t base[DML_PLAN_MAX_RANK], start;
-    if (__builtin_sub_overflow(q->in_offset, p->out_offset, &start) || !decompose(p, start, base))
+    if (!layout_init(&l, p) || __builtin_sub_overflow(q->in_offset, p->out_offset, &start) ||
+        !decode(&l, start, base))
         return false;
     wdim w[WORK_RANK];
     uint32_t n = q->rank;
@@ -91,29 +215,15 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         bool is_axis = q_reverses && (int32_t)j == q->axis;
         w[j] = (wdim){ q->sizes[j], is_axis ? q->axis_size : q->sizes[j], q->in_strides[j], q->out_strides[j],
             q->len_strides[j], is_axis, { 0 } };
-        if (!decompose(p, w[j].in, w[j].digit))
-            return false;
     }
-    /* Every digit in range; a split adds a dimension (at most WORK_RANK), then all are checked again. */
-    for (uint32_t i = 0; i < p->rank;) {
-        if (digit_in_range(p, base, w, n, i))
-            ++i;
-        else if (split(p, w, &n, i))
-            i = 0;
-        else
+    /* Each dimension alone, split where it carries; then all of them together. */
+    for (uint32_t j = 0; j < n; ++j)
+        if (!walk(&l, start, base, w, &n, j))
             return false;
-    }
-    if (n > DML_PLAN_MAX_RANK)
-        return false;
+    for (uint32_t i = 0; i < p->rank; ++i)
+        if (!digit_in_range(p, base, w, n, i))
+            return false;
 
-    dml_plan r;
-    memset(&r, 0, sizeof r);
-    r.kind = DML_PLAN_GATHER;
-    r.axis = -1;
-    r.element_size = q->element_size;
-    r.rank = n;
-    r.out_offset = q->out_offset;
-    r.in_offset = p->in_offset;
     int32_t p_axis_dim = -1;
     if (p_reverses) {
         uint32_t a = (uint32_t)p->axis;
@@ -129,10 +239,26 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
                     return false;
             p_axis_dim = (int32_t)j;
         }
-        if (p_axis_dim < 0) /* the consumer reads one position of the axis: it may be anywhere */
-            return false;
+        if (p_axis_dim < 0) {
+            /* The consumer reads position 0 of the axis only: an axis of size 1
+             * reading what the producer wrote there (position L - 1). */
+            if (n == WORK_RANK)
+                return false;
+            w[n] = (wdim){ 1, 1, 0, 0, 0, false, { 0 } };
+            w[n].digit[a] = 1;
+            p_axis_dim = (int32_t)n++;
+        }
+    }
+
+    dml_plan r;
+    memset(&r, 0, sizeof r);
+    r.kind = DML_PLAN_GATHER;
+    r.axis = -1;
+    r.element_size = q->element_size;
+    r.out_offset = q->out_offset;
+    r.in_offset = p->in_offset;
+    if (p_reverses) {
         r.kind = DML_PLAN_REVERSE_SUBSEQUENCES;
-        r.axis = p_axis_dim;
         r.axis_size = p->axis_size;
         r.lengths_element_size = p->lengths_element_size;
         r.len_offset = p->len_offset;
@@ -148,22 +274,32 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         if (p_reverses && i != (uint32_t)p->axis && !mul_add(&r.len_offset, base[i], p->len_strides[i]))
             return false;
     }
+    rdim d[WORK_RANK];
     for (uint32_t j = 0; j < n; ++j) {
-        r.sizes[j] = w[j].size;
-        r.out_strides[j] = w[j].out;
-        if (w[j].is_axis)
-            r.axis = (int32_t)j;
+        d[j] = (rdim){ w[j].size, 0, w[j].out, 0, w[j].is_axis || (int32_t)j == p_axis_dim };
         for (uint32_t i = 0; i < p->rank; ++i) {
-            if (!mul_add(&r.in_strides[j], w[j].digit[i], p->in_strides[i]))
+            if (!mul_add(&d[j].in, w[j].digit[i], p->in_strides[i]))
                 return false;
-            if (p_reverses && i != (uint32_t)p->axis && !mul_add(&r.len_strides[j], w[j].digit[i], p->len_strides[i]))
+            if (p_reverses && i != (uint32_t)p->axis && !mul_add(&d[j].len, w[j].digit[i], p->len_strides[i]))
                 return false;
         }
         if (q_reverses)
-            r.len_strides[j] = w[j].len;
+            d[j].len = w[j].len;
+        if (d[j].is_axis && p_reverses)
+            d[j].len = 0;
     }
-    if (p_reverses)
-        r.len_strides[p_axis_dim] = 0;
+    n = squeeze(d, n);
+    if (n > DML_PLAN_MAX_RANK)
+        return false;
+    r.rank = n;
+    for (uint32_t j = 0; j < n; ++j) {
+        r.sizes[j] = d[j].size;
+        r.in_strides[j] = d[j].in;
+        r.out_strides[j] = d[j].out;
+        r.len_strides[j] = d[j].len;
+        if (d[j].is_axis)
+            r.axis = (int32_t)j;
+    }
     dml_plan_normalize(&r);
     *result = r;
     *lengths_from = p_reverses ? DML_LENGTHS_PRODUCER : q_reverses ? DML_LENGTHS_CONSUMER : DML_LENGTHS_NONE;

@@ -6,22 +6,38 @@
  * the lengths of whichever of the two is a REVERSE_SUBSEQUENCES) and writes
  * Q's output, element for element what running P then Q writes.
  *
- * How: P's output strides, decreasing, are the digits of a mixed-radix
- * number. Every element position Q reads is Q's input offset plus a sum of
- * its input strides; written in P's digits, each is P's coordinate of the
- * element that P wrote there. When every digit stays inside P's sizes over
- * all of Q's coordinates (no carry), P's coordinates are an affine function
- * of Q's, and pushing them through P's input map gives one affine gather.
- * A dimension of Q that carries across a digit of P (a reshape of a
- * contiguous run) is split at the digit boundary first.
+ * How: P's output strides, decreasing, are the place values of a
+ * mixed-radix number whose digits are P's coordinates (radix: P's sizes); P
+ * writes no two coordinates at one offset, so every offset P wrote has one
+ * such number. Every element Q reads is at Q's input offset plus a sum of its
+ * input strides; written in P's digits, it is P's coordinate of the element
+ * P wrote there. Each dimension of Q gets its stride in digits from the
+ * first two elements it reads (the digits of the second minus those of the
+ * first: -1 walking back across a row may be "-1 row, +3 columns"). When all
+ * of Q's box stays inside P's radices (no carry), P's coordinates are an
+ * affine function of Q's, and pushing them through P's input map gives one
+ * affine gather. A dimension of Q that leaves the box after k steps (it
+ * carries: a flat view of a transpose read with step 1, -1, 2 or -2, a
+ * window of Q's that its plan merged into one dimension, ...) is split into
+ * (size / k, k) when k divides its size, the outer part walked in turn; no
+ * other split can be affine, since the first carry is at step k. What
+ * stays out of the box after that does not compose: digits that carry at
+ * different steps (step 3 across rows of 4), elements P did not write.
+ * The digits of an offset are found digit by digit, outermost first: one
+ * candidate each for nested layouts (each stride beyond what the smaller
+ * ones reach), a bounded search for interleaved ones (small by validation),
+ * which may give up.
  *
  * A reversal composes when the result can still say "reverse this axis by
  * lengths indexed by the output coordinates": Q's reversal always does (its
- * axis and lengths stay Q's); P's only when exactly one dimension of Q walks
- * P's axis from 0 with step 1 and nothing else, so the lengths P reads are
+ * axis and lengths stay Q's; its axis is never split, so it must not carry);
+ * P's only when exactly one dimension of Q (after splitting) walks P's axis
+ * from 0 with step 1 and nothing else, so the lengths P reads are
  * indexed by coordinates of Q, and the clamp stays P's axis size. Two
  * reversals, or element sizes that differ (a reinterpreting edge), do not
- * compose: the intermediate is materialised instead.
+ * compose: the intermediate is materialised instead. A consumer reading only
+ * position 0 of P's axis composes too: the result reverses an axis of size 1
+ * (it reads position L - 1) with P's clamp.
  */
 #ifndef DML_CORE_PLAN_COMPOSE_H
 #define DML_CORE_PLAN_COMPOSE_H
