@@ -9,6 +9,7 @@
  * 2 when an API call fails or the command line is wrong.
  */
 #include "common.h"
+#include "core/feature_levels.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -88,13 +89,7 @@ static void gather_capabilities(report* r)
         r->type_supported[i] = support.IsSupported != 0;
     }
 
-    static const DML_FEATURE_LEVEL levels[] = {
-        DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_2_0, DML_FEATURE_LEVEL_2_1, DML_FEATURE_LEVEL_3_0,
-        DML_FEATURE_LEVEL_3_1, DML_FEATURE_LEVEL_4_0, DML_FEATURE_LEVEL_4_1, DML_FEATURE_LEVEL_5_0,
-        DML_FEATURE_LEVEL_5_1, DML_FEATURE_LEVEL_5_2, DML_FEATURE_LEVEL_6_0, DML_FEATURE_LEVEL_6_1,
-        DML_FEATURE_LEVEL_6_2, DML_FEATURE_LEVEL_6_3, DML_FEATURE_LEVEL_6_4,
-    };
-    DML_FEATURE_QUERY_FEATURE_LEVELS query = { sizeof levels / sizeof levels[0], levels };
+    DML_FEATURE_QUERY_FEATURE_LEVELS query = { (UINT)DML_FEATURE_LEVEL_COUNT, dml_feature_levels };
     DML_FEATURE_DATA_FEATURE_LEVELS support = { 0 };
     DML_RESULT result = dmlDeviceCheckFeatureSupport(r->dev.device, DML_FEATURE_FEATURE_LEVELS, sizeof query,
         &query, sizeof support, &support);
