@@ -13,6 +13,11 @@
 
 #include "object_types.h"
 
+/* This copy of the core's table and backend: every handle points at the
+ * table first (plugin_table.c fills both). */
+DMLPluginTable dml_core_table;
+const dml_backend* dml_core_backend;
+
 _Static_assert(offsetof(dml_object, name) == offsetof(DMLReleasedObject, Name),
     "a quarantined object keeps its name where DMLReleasedObject has it");
 

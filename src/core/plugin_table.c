@@ -5,9 +5,6 @@
  */
 #include "core.h"
 
-DMLPluginTable dml_core_table;
-const dml_backend* dml_core_backend;
-
 const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t abi_version,
     const DMLHostServices* host)
 {
