@@ -21,6 +21,7 @@
 #define DML_CUDA_GATHER_THREAD_H
 
 #include "core/hd.h"
+#include "core/plan.h" /* dml_clamp_sequence_length */
 #include "gather_params.h"
 
 #if defined(__CUDACC__)
@@ -214,8 +215,7 @@ DML_HD uint64_t dml_sequence_length(const dml_gather_params* p, const unsigned c
 {
     const unsigned char* at = lengths + index * (int64_t)p->lengths_size;
     DML_TRACE(DML_SITE_LENGTH, 0, at, p->lengths_size);
-    uint64_t length = p->lengths_size == 8 ? dml_load64(at) : dml_load32(at);
-    return length < p->axis_size ? length : p->axis_size;
+    return dml_clamp_sequence_length(p->lengths_size == 8 ? dml_load64(at) : dml_load32(at), p->axis_size);
 }
 
 /* REVERSE_SUBSEQUENCES: the input coordinate on the axis. */

@@ -35,6 +35,8 @@
 
 #include <stdint.h>
 
+#include "hd.h"
+
 #define DML_PLAN_MAX_RANK 8
 
 /* Append only: backends declare the kinds they execute as a bit set
@@ -79,12 +81,20 @@ typedef struct dml_plan_args {
     uint64_t input_bytes, lengths_bytes, output_bytes;
 } dml_plan_args;
 
-/* Clamped sequence length, as the spec defines it. */
+/* A sequence length read from device memory, clamped to its axis as the
+ * spec says: the one definition every executor (CPU, CUDA, the emulator)
+ * applies to what it reads. */
+DML_HD uint64_t dml_clamp_sequence_length(uint64_t length, uint64_t axis_size)
+{
+    return length < axis_size ? length : axis_size;
+}
+
+/* The clamped length at element `index` of the lengths tensor. */
 static inline uint64_t dml_plan_read_length(const dml_plan* plan, const void* lengths, int64_t index)
 {
     uint64_t length = plan->lengths_element_size == 8 ? ((const uint64_t*)lengths)[index]
                                                       : ((const uint32_t*)lengths)[index];
-    return length < plan->axis_size ? length : plan->axis_size;
+    return dml_clamp_sequence_length(length, plan->axis_size);
 }
 
 #endif /* DML_CORE_PLAN_H */
