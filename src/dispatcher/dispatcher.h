@@ -20,6 +20,11 @@ const DMLHostServices* dmld_host_services(void);
  * failing path reads: return dmld_error(DML_E_INVALIDARG, "...", ...). */
 DML_RESULT dmld_error(DML_RESULT result, const char* format, ...) DMLD_PRINTF(2, 3);
 
+/* Emits this thread's last error message as a debug device's messages go:
+ * to the message callback, else stderr. For failures the dispatcher finds
+ * itself on a debug device's behalf (a handle it quarantined). */
+void dmld_emit_last_error(void);
+
 /* Discovery runs inside some unrelated successful call; these keep that
  * call from changing the caller's last error message. */
 void dmld_save_error(char* saved, size_t size);
