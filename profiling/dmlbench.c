@@ -146,7 +146,8 @@ static void bench_operator(DMLDevice device, const char* label, const DML_OPERAT
 
 static int overhead(const char* backend, int repetitions)
 {
-    DML_DEVICE_DESC device_desc = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC device_desc = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     check(dmlCreateDevice(&device_desc, &device), "CreateDevice");
 
@@ -916,6 +917,7 @@ static void print_machine(DMLDevice device, copy_pool* pool, int csv)
 {
     DML_ADAPTER_INFO info;
     memset(&info, 0, sizeof info);
+    info.Size = sizeof info;
     dmlDeviceGetAdapterInfo(device, &info);
     const uint64_t bytes = 64u << 20;
     unsigned char* src = malloc(bytes);
@@ -993,7 +995,8 @@ static int throughput(bench_options* o, const char* case_list, const char* size_
         free(copy);
     }
 
-    DML_DEVICE_DESC device_desc = { o->backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC device_desc = { sizeof(DML_DEVICE_DESC), o->backend, 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     DMLCommandQueue queue;
     DMLCommandRecorder recorder;

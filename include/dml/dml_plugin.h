@@ -22,7 +22,10 @@
 extern "C" {
 #endif
 
-#define DML_PLUGIN_ABI_VERSION 1u
+/* History: 1 the first table; 2 DML_DEVICE_DESC and DML_ADAPTER_INFO begin
+ * with Size (dml.h, "Growable structs"), so a plugin built before would
+ * misread them. */
+#define DML_PLUGIN_ABI_VERSION 2u
 #define DML_PLUGIN_ENTRY_POINT "dmlPluginGetTable"
 #define DML_OBJECT_MAGIC 0x4F4C4D44u /* "DMLO" */
 #define DML_OBJECT_MAGIC_RELEASED 0x524C4D44u /* "DMLR": see DMLReleasedObject */
@@ -81,6 +84,9 @@ typedef struct DMLPluginTable {
     const char* Backend; /* "cpu", "cuda", ... */
 
     DML_RESULT (*Probe)(DML_PLUGIN_PROBE* probe);
+    /* The growable structs follow dml.h's Size rules here too: the dispatcher
+     * sets info->Size to its sizeof(DML_ADAPTER_INFO) and passes the host's
+     * desc (already checked) as it is, so either side may be the newer. */
     DML_RESULT (*GetAdapterInfo)(uint32_t adapterIndex, DML_ADAPTER_INFO* info);
     DML_RESULT (*CreateDevice)(const DML_DEVICE_DESC* desc, DMLDevice* device);
 

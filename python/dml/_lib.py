@@ -86,13 +86,21 @@ class BINDING_TABLE_DESC(ctypes.Structure):
     _fields_ = [("Dispatchable", ctypes.c_void_p)]
 
 
-class DEVICE_DESC(ctypes.Structure):
-    _fields_ = [("Backend", ctypes.c_char_p), ("AdapterIndex", ctypes.c_uint32), ("Flags", ctypes.c_int),
-                ("MinimumFeatureLevel", ctypes.c_int)]
+class _Growable(ctypes.Structure):
+    """A growable struct of dml.h: UINT Size first, set here to this
+    declaration's size (the other fields are the constructor's arguments)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(ctypes.sizeof(self), *args, **kwargs)
 
 
-class ADAPTER_INFO(ctypes.Structure):
-    _fields_ = [("Backend", ctypes.c_char * 16), ("AdapterIndex", ctypes.c_uint32),
+class DEVICE_DESC(_Growable):
+    _fields_ = [("Size", ctypes.c_uint32), ("Backend", ctypes.c_char_p), ("AdapterIndex", ctypes.c_uint32),
+                ("Flags", ctypes.c_int), ("MinimumFeatureLevel", ctypes.c_int)]
+
+
+class ADAPTER_INFO(_Growable):
+    _fields_ = [("Size", ctypes.c_uint32), ("Backend", ctypes.c_char * 16), ("AdapterIndex", ctypes.c_uint32),
                 ("Description", ctypes.c_char * 256), ("MemorySizeInBytes", ctypes.c_uint64),
                 ("IsSoftware", ctypes.c_int32), ("MaxFeatureLevel", ctypes.c_int)]
 

@@ -287,6 +287,30 @@ class Errors(unittest.TestCase):
         np.testing.assert_array_equal(x, before)
 
 
+class GrowableStructs(unittest.TestCase):
+    """The ctypes declarations match dml.h's growable structs, Size first and
+    set by their constructors; a Size the runtime refuses is a DmlError."""
+
+    def test_layouts(self):
+        from dml import _lib
+        self.assertEqual(ctypes.sizeof(_lib.DEVICE_DESC), 32)
+        self.assertEqual(_lib.DEVICE_DESC.Backend.offset, 8)
+        self.assertEqual(ctypes.sizeof(_lib.ADAPTER_INFO), 296)
+        self.assertEqual(_lib.ADAPTER_INFO.MaxFeatureLevel.offset, 292)
+        self.assertEqual(_lib.DEVICE_DESC(b"cpu", 0, 0, _lib.FEATURE_LEVEL_5_0).Size, 32)
+        self.assertEqual(_lib.ADAPTER_INFO().Size, 296)
+
+    def test_bad_size_is_refused(self):
+        from dml import _lib
+        desc = _lib.DEVICE_DESC(b"cpu", 0, 0, _lib.FEATURE_LEVEL_5_0)
+        desc.Size = 24
+        device = ctypes.c_void_p()
+        with self.assertRaisesRegex(dml.DmlError, r"DML_E_INVALIDARG: dmlCreateDevice: desc->Size = 24; "
+                                                  r"must be sizeof\(DML_DEVICE_DESC\) = 32"):
+            _lib.check(_lib.lib.dmlCreateDevice(ctypes.byref(desc), ctypes.byref(device)))
+        self.assertIsNone(device.value)
+
+
 class Lifetime(unittest.TestCase):
     def test_result_outlives_everything(self):
         x = np.arange(64, dtype=np.float64).reshape(8, 8)

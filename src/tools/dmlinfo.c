@@ -57,9 +57,13 @@ static void gather_enumerations(report* r)
 {
     tool_check(dmlEnumeratePlugins(&r->plugin_count, NULL), "dmlEnumeratePlugins");
     r->plugins = checked_calloc(r->plugin_count, sizeof *r->plugins);
+    for (uint32_t i = 0; i < r->plugin_count; i++)
+        r->plugins[i].Size = sizeof r->plugins[i];
     tool_check(dmlEnumeratePlugins(&r->plugin_count, r->plugins), "dmlEnumeratePlugins");
     tool_check(dmlEnumerateAdapters(&r->adapter_count, NULL), "dmlEnumerateAdapters");
     r->adapters = checked_calloc(r->adapter_count, sizeof *r->adapters);
+    for (uint32_t i = 0; i < r->adapter_count; i++)
+        r->adapters[i].Size = sizeof r->adapters[i];
     tool_check(dmlEnumerateAdapters(&r->adapter_count, r->adapters), "dmlEnumerateAdapters");
 }
 

@@ -353,7 +353,7 @@ START_TEST(released_device_with_live_objects)
     const char* n = "the-device";
     void* out = NULL;
     EXPECT_STALE(dmlDeviceGetDeviceRemovedReason(device), "dmlDeviceGetDeviceRemovedReason", t, n);
-    DML_ADAPTER_INFO info;
+    DML_ADAPTER_INFO info = { .Size = sizeof info };
     EXPECT_STALE(dmlDeviceGetAdapterInfo(device, &info), "dmlDeviceGetAdapterInfo", t, n);
     DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query = { DML_TENSOR_DATA_TYPE_FLOAT32 };
     DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT support;
