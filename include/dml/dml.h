@@ -36,8 +36,16 @@ extern "C" {
 #define DML_API
 #endif
 
+/* The ABI version this header declares; dmlGetVersion gives the loaded
+ * runtime's. A host built against MAJOR.MINOR runs on any runtime of the same
+ * MAJOR and a MINOR at least as high.
+ *   DML_ABI_VERSION_MINOR is bumped for every append to the ABI: a function
+ *   (in a new symbol-version node DML_MAJOR.MINOR of src/dispatcher/libdml.map),
+ *   a member of a growable struct, an entry of the plugin table (dml_plugin.h).
+ *   Nothing is ever removed or changed; that would be a new MAJOR.
+ * History: 1.0 the first release; 1.1 dmlGetVersion, DML_VERSION_INFO. */
 #define DML_ABI_VERSION_MAJOR 1
-#define DML_ABI_VERSION_MINOR 0
+#define DML_ABI_VERSION_MINOR 1
 
 /* ---- Scalar types (DirectML's names) ---------------------------------- */
 typedef uint32_t UINT;
@@ -506,9 +514,9 @@ typedef struct DML_FEATURE_DATA_FEATURE_LEVELS {
 
 /* ---- Growable structs -------------------------------------------------
  * The runtime's own structs (not DirectML's) may gain members in later
- * versions: DML_DEVICE_DESC, DML_ADAPTER_INFO and DML_PLUGIN_INFO. Each
- * begins with UINT Size, which the host sets to sizeof the struct as its
- * dml.h declares it (a positional initializer starts with
+ * versions: DML_DEVICE_DESC, DML_ADAPTER_INFO, DML_PLUGIN_INFO and
+ * DML_VERSION_INFO. Each begins with UINT Size, which the host sets to sizeof
+ * the struct as its dml.h declares it (a positional initializer starts with
  * sizeof(DML_DEVICE_DESC); a struct left at {0} fails with a message).
  * The rules (docs/contract.md, "Growable structs"):
  *  - Size is at least the struct's size when it was introduced, at most
@@ -566,6 +574,22 @@ typedef struct DML_PLUGIN_INFO {
     char Reason[DML_PLUGIN_REASON_SIZE];   /* why not loaded / not available, else "" */
 } DML_PLUGIN_INFO;
 
+/* What dmlGetVersion reports: the versions of the libdml.so the process
+ * loaded, which may be newer than the dml.h a host was compiled with.
+ * Growable (Size first). Since ABI 1.1. */
+#define DML_RUNTIME_VERSION_SIZE 32
+
+typedef struct DML_VERSION_INFO {
+    UINT Size;                              /* set by the host: sizeof(DML_VERSION_INFO) */
+    UINT AbiMajor;                          /* the runtime's DML_ABI_VERSION_MAJOR */
+    UINT AbiMinor;                          /* the runtime's DML_ABI_VERSION_MINOR */
+    UINT PluginAbiVersion;                  /* DML_PLUGIN_ABI_VERSION of the plugins it loads */
+    UINT RuntimeMajor;                      /* the release, as in "1.0.0" */
+    UINT RuntimeMinor;
+    UINT RuntimePatch;
+    char Runtime[DML_RUNTIME_VERSION_SIZE]; /* the release as text: "1.0.0" */
+} DML_VERSION_INFO;
+
 typedef enum DML_MESSAGE_SEVERITY {
     DML_MESSAGE_SEVERITY_ERROR = 0,
     DML_MESSAGE_SEVERITY_WARNING = 1,
@@ -577,6 +601,12 @@ typedef enum DML_MESSAGE_SEVERITY {
 typedef void (*DML_MESSAGE_CALLBACK)(DML_MESSAGE_SEVERITY severity, const char* message, void* context);
 
 /* ---- Functions -------------------------------------------------------- */
+/* The loaded runtime's release and ABI version (info->Size set by the host).
+ * Loads no plugin; fails only for a NULL info or a bad Size. A host that
+ * needs what its dml.h declares checks AbiMajor == DML_ABI_VERSION_MAJOR and
+ * AbiMinor >= DML_ABI_VERSION_MINOR (linking against dmlGetVersion@DML_1.1
+ * already makes the loader refuse a runtime before 1.1). Since ABI 1.1. */
+DML_API DML_RESULT dmlGetVersion(DML_VERSION_INFO* info);
 DML_API uint32_t dmlAddRef(void* object);
 DML_API uint32_t dmlRelease(void* object);
 DML_API DML_RESULT dmlSetName(void* object, const char* name);

@@ -9,7 +9,9 @@
  * after checking the handle, without wrapping objects.
  *
  * Rules for changing this file: entries are only ever appended to
- * DMLPluginTable; StructSize tells the dispatcher how many a plugin has.
+ * DMLPluginTable; StructSize tells the dispatcher how many a plugin has. Each
+ * append bumps dml.h's DML_ABI_VERSION_MINOR and records the new count as
+ * DML_PLUGIN_TABLE_ENTRIES_<major>_<minor> below (a static assert checks).
  * Changing or removing an entry bumps DML_PLUGIN_ABI_VERSION, and the
  * dispatcher skips plugins of another version.
  */
@@ -152,7 +154,18 @@ DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandQueueReadBuffer) == DML
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceGetAdapterInfo) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCompileGraph) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceSetThreadLimit) == DML_PLUGIN_TABLE_ENTRY_OFFSET(29), "plugin table layout");
-DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(30), "the plugin table has 30 entries");
+
+/* The table's entry count in each ABI version (dml.h's DML_ABI_VERSION_MAJOR
+ * and _MINOR): an appended entry comes with a minor bump and a line here, and
+ * a minor bump without one does not compile. */
+#define DML_PLUGIN_TABLE_ENTRIES_1_0 30
+#define DML_PLUGIN_TABLE_ENTRIES_1_1 30 /* dmlGetVersion is the dispatcher's own */
+#define DML_PLUGIN_TABLE_ENTRIES_OF_(major, minor) DML_PLUGIN_TABLE_ENTRIES_##major##_##minor
+#define DML_PLUGIN_TABLE_ENTRIES_OF(major, minor) DML_PLUGIN_TABLE_ENTRIES_OF_(major, minor)
+#define DML_PLUGIN_TABLE_ENTRIES DML_PLUGIN_TABLE_ENTRIES_OF(DML_ABI_VERSION_MAJOR, DML_ABI_VERSION_MINOR)
+DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(DML_PLUGIN_TABLE_ENTRIES),
+    "DMLPluginTable has another entry count than DML_PLUGIN_TABLE_ENTRIES_<major>_<minor> records for this "
+    "DML_ABI_VERSION: an appended entry bumps DML_ABI_VERSION_MINOR (dml.h) and records its count here");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLObjectHeader, Dispatch) == 0, "dispatch pointer first");
 
 /* The one exported symbol of a plugin. Returns NULL when the plugin cannot

@@ -1,8 +1,9 @@
 /*
  * struct_size.h — the Size rules of dml.h's growable structs (DML_DEVICE_DESC,
- * DML_ADAPTER_INFO, DML_PLUGIN_INFO; docs/contract.md, "Growable structs"),
- * shared by the dispatcher and the core so that both apply them alike and word
- * them alike: "<call>: desc->Size = 12; must be sizeof(DML_DEVICE_DESC) = 32 ...".
+ * DML_ADAPTER_INFO, DML_PLUGIN_INFO, DML_VERSION_INFO; docs/contract.md,
+ * "Growable structs"), shared by the dispatcher and the core so that both
+ * apply them alike and word them alike:
+ * "<call>: desc->Size = 12; must be sizeof(DML_DEVICE_DESC) = 32 ...".
  *
  * Header-only: each user formats the message with its own error function.
  */
@@ -24,35 +25,45 @@ typedef struct dml_struct_layout {
     uint32_t align;
 } dml_struct_layout;
 
-/* The sizes each struct had when introduced (ABI 1.0). Never change these:
- * a host built then passes them. Appends change only sizeof. */
+/* The sizes each struct had when introduced. Never change these: a host built
+ * then passes them. An append adds the struct's size in the new ABI version
+ * below and moves its sizeof assert to it (DML_ABI_VERSION_MINOR, dml.h). */
 #define DML_DEVICE_DESC_SIZE_1_0 32u
 #define DML_ADAPTER_INFO_SIZE_1_0 296u
 #define DML_PLUGIN_INFO_SIZE_1_0 804u
+#define DML_VERSION_INFO_SIZE_1_1 60u
 
 #define DML_STRUCT_LAYOUT(type, minimum) \
     ((dml_struct_layout){ #type, (minimum), (uint32_t)sizeof(type), (uint32_t)_Alignof(type) })
 #define DML_DEVICE_DESC_LAYOUT DML_STRUCT_LAYOUT(DML_DEVICE_DESC, DML_DEVICE_DESC_SIZE_1_0)
 #define DML_ADAPTER_INFO_LAYOUT DML_STRUCT_LAYOUT(DML_ADAPTER_INFO, DML_ADAPTER_INFO_SIZE_1_0)
 #define DML_PLUGIN_INFO_LAYOUT DML_STRUCT_LAYOUT(DML_PLUGIN_INFO, DML_PLUGIN_INFO_SIZE_1_0)
+#define DML_VERSION_INFO_LAYOUT DML_STRUCT_LAYOUT(DML_VERSION_INFO, DML_VERSION_INFO_SIZE_1_1)
 
-/* The layouts are ABI (as ONNX Runtime guards OrtApi's): Size first, the 1.0
- * members where 1.0 put them, and no version smaller than 1.0's. */
+/* The layouts are ABI (as ONNX Runtime guards OrtApi's): Size first, each
+ * member where its version put it, and sizeof the latest recorded size (a
+ * member appended without a DML_ABI_VERSION_MINOR bump fails here). */
 _Static_assert(offsetof(DML_DEVICE_DESC, Size) == 0 && offsetof(DML_DEVICE_DESC, Backend) == 8 &&
         offsetof(DML_DEVICE_DESC, AdapterIndex) == 16 && offsetof(DML_DEVICE_DESC, Flags) == 20 &&
-        offsetof(DML_DEVICE_DESC, MinimumFeatureLevel) == 24 && sizeof(DML_DEVICE_DESC) >= DML_DEVICE_DESC_SIZE_1_0,
+        offsetof(DML_DEVICE_DESC, MinimumFeatureLevel) == 24 && sizeof(DML_DEVICE_DESC) == DML_DEVICE_DESC_SIZE_1_0,
     "DML_DEVICE_DESC layout of ABI 1.0");
 _Static_assert(offsetof(DML_ADAPTER_INFO, Size) == 0 && offsetof(DML_ADAPTER_INFO, Backend) == 4 &&
         offsetof(DML_ADAPTER_INFO, AdapterIndex) == 20 && offsetof(DML_ADAPTER_INFO, Description) == 24 &&
         offsetof(DML_ADAPTER_INFO, MemorySizeInBytes) == 280 && offsetof(DML_ADAPTER_INFO, IsSoftware) == 288 &&
-        offsetof(DML_ADAPTER_INFO, MaxFeatureLevel) == 292 && sizeof(DML_ADAPTER_INFO) >= DML_ADAPTER_INFO_SIZE_1_0,
+        offsetof(DML_ADAPTER_INFO, MaxFeatureLevel) == 292 && sizeof(DML_ADAPTER_INFO) == DML_ADAPTER_INFO_SIZE_1_0,
     "DML_ADAPTER_INFO layout of ABI 1.0");
 _Static_assert(offsetof(DML_PLUGIN_INFO, Size) == 0 && offsetof(DML_PLUGIN_INFO, Backend) == 4 &&
         offsetof(DML_PLUGIN_INFO, Path) == 20 && offsetof(DML_PLUGIN_INFO, Loaded) == 532 &&
         offsetof(DML_PLUGIN_INFO, Available) == 536 && offsetof(DML_PLUGIN_INFO, AdapterCount) == 540 &&
         offsetof(DML_PLUGIN_INFO, Score) == 544 && offsetof(DML_PLUGIN_INFO, Reason) == 548 &&
-        sizeof(DML_PLUGIN_INFO) >= DML_PLUGIN_INFO_SIZE_1_0,
+        sizeof(DML_PLUGIN_INFO) == DML_PLUGIN_INFO_SIZE_1_0,
     "DML_PLUGIN_INFO layout of ABI 1.0");
+_Static_assert(offsetof(DML_VERSION_INFO, Size) == 0 && offsetof(DML_VERSION_INFO, AbiMajor) == 4 &&
+        offsetof(DML_VERSION_INFO, AbiMinor) == 8 && offsetof(DML_VERSION_INFO, PluginAbiVersion) == 12 &&
+        offsetof(DML_VERSION_INFO, RuntimeMajor) == 16 && offsetof(DML_VERSION_INFO, RuntimeMinor) == 20 &&
+        offsetof(DML_VERSION_INFO, RuntimePatch) == 24 && offsetof(DML_VERSION_INFO, Runtime) == 28 &&
+        sizeof(DML_VERSION_INFO) == DML_VERSION_INFO_SIZE_1_1,
+    "DML_VERSION_INFO layout of ABI 1.1");
 
 /* The Size member of the struct at p (read bytewise: p may be any entry of a
  * host's array, whose stride is that Size). */

@@ -1,8 +1,9 @@
 /*
- * dispatcher.h — internals of libdml.so, shared by its three sources:
+ * dispatcher.h — internals of libdml.so, shared by its sources:
  *   host.c      the services lent to plugins: last-error message, message callback
  *   registry.c  plugin discovery, probing, backend selection, enumeration
  *   api.c       the dml* object functions: a handle check, then one forward
+ *   version.c   dmlGetVersion: the runtime's release and ABI version
  */
 #ifndef DML_DISPATCHER_H
 #define DML_DISPATCHER_H

@@ -8,9 +8,12 @@
 #    fails here); the library defines exactly MAP's nodes.
 #  - each plugin in PLUGIN_DIR exports only dmlPluginGetTable, as the default
 #    version of PLUGIN_MAP's one node.
+#  - HOST, a program linked against libdml.so, records the node of every
+#    function it uses (dmlGetVersion@DML_1.1), so the loader refuses a
+#    runtime without it.
 #   cmake -DNM=nm -DHEADER=include/dml/dml.h -DLIBRARY=.../libdml.so
 #         -DMAP=src/dispatcher/libdml.map -DPLUGIN_MAP=plugin/plugin.map
-#         -DPLUGIN_DIR=.../lib/dml -P check_exports.cmake
+#         -DPLUGIN_DIR=.../lib/dml -DHOST=.../test_dispatcher -P check_exports.cmake
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -162,6 +165,33 @@ compare("${LIBRARY}: version nodes differ from ${MAP}'s" "${nodes}" "${sorted_ma
 if(compare_failed)
   math(EXPR failures "${failures} + 1")
 endif()
+
+# ---- A host ----------------------------------------------------------------------
+execute_process(COMMAND ${NM} -D --undefined-only ${HOST}
+  OUTPUT_VARIABLE text RESULT_VARIABLE status ERROR_VARIABLE error)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${NM} failed on ${HOST}: ${error}")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${text}")
+set(used 0)
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES " U ((dml|DML)[A-Za-z0-9_]*)(@[^ ]*)?$")
+    continue()
+  endif()
+  set(name ${CMAKE_MATCH_1})
+  set(version "${CMAKE_MATCH_3}")
+  if(NOT name IN_LIST api)
+    continue()
+  endif()
+  math(EXPR used "${used} + 1")
+  if(NOT "${name}@${version}" IN_LIST map_symbols)
+    fail("${HOST} uses ${name}${version}; the map has it in [${map_symbols}]")
+  endif()
+endforeach()
+if(NOT "${lines}" MATCHES "dmlGetVersion@DML_1\\.1")
+  fail("${HOST} does not record dmlGetVersion@DML_1.1")
+endif()
+message(STATUS "${HOST}: its ${used} dml functions carry their nodes")
 
 # ---- The plugins ----------------------------------------------------------------
 read_version_script(${PLUGIN_MAP} plugin_nodes plugin_symbols plugin_parents)

@@ -660,6 +660,67 @@ START_TEST(debug_cpu_device_reports_errors_to_the_callback)
 }
 END_TEST
 
+/* ---- dmlGetVersion -------------------------------------------------------------- */
+
+/* The runtime's versions are the ones its headers and the project declare; the
+ * Size rules of a growable struct apply; no plugin is loaded for it. */
+START_TEST(version_is_the_headers_and_the_projects)
+{
+    DML_VERSION_INFO v;
+    memset(&v, 0xAB, sizeof v);
+    v.Size = sizeof v;
+    ck_assert_int_eq(dmlGetVersion(&v), DML_S_OK);
+    ck_assert_uint_eq(v.Size, sizeof v);
+    ck_assert_uint_eq(v.AbiMajor, DML_ABI_VERSION_MAJOR);
+    ck_assert_uint_eq(v.AbiMinor, DML_ABI_VERSION_MINOR);
+    ck_assert_uint_eq(v.PluginAbiVersion, DML_PLUGIN_ABI_VERSION);
+    char text[DML_RUNTIME_VERSION_SIZE];
+    snprintf(text, sizeof text, "%u.%u.%u", v.RuntimeMajor, v.RuntimeMinor, v.RuntimePatch);
+    ck_assert_str_eq(v.Runtime, text);
+    ck_assert_str_eq(v.Runtime, DML_TEST_PROJECT_VERSION);
+    for (size_t i = strlen(v.Runtime); i < sizeof v.Runtime; i++)
+        ck_assert_int_eq(v.Runtime[i], 0);
+
+    /* Refused: the message names call, field and rule; nothing written. */
+    ck_assert_int_eq(dmlGetVersion(NULL), DML_E_INVALIDARG);
+    ck_assert_str_eq(dmlGetLastErrorMessage(), "dmlGetVersion: info is NULL");
+    static const uint32_t refused[] = { 0, 56, 62, DML_STRUCT_SIZE_MAX + 4 };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        DML_VERSION_INFO bad, untouched;
+        memset(&bad, 0xCD, sizeof bad);
+        bad.Size = refused[i];
+        untouched = bad;
+        ck_assert_int_eq(dmlGetVersion(&bad), DML_E_INVALIDARG);
+        ck_assert(memcmp(&bad, &untouched, sizeof bad) == 0);
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "dmlGetVersion: info->Size = %u; must be sizeof(DML_VERSION_INFO) = 60",
+            refused[i]);
+        ck_assert_msg(strncmp(dmlGetLastErrorMessage(), prefix, strlen(prefix)) == 0, "%s",
+            dmlGetLastErrorMessage());
+    }
+    /* A successful call leaves the last message as it was. */
+    ck_assert_int_eq(dmlGetVersion(&v), DML_S_OK);
+    ck_assert_ptr_nonnull(strstr(dmlGetLastErrorMessage(), "must be sizeof(DML_VERSION_INFO)"));
+
+    /* A newer host's larger struct: the same members, the rest zeroed, its Size kept. */
+    _Alignas(4) unsigned char larger[sizeof(DML_VERSION_INFO) + 16];
+    memset(larger, 0xAB, sizeof larger);
+    uint32_t size = sizeof larger;
+    memcpy(larger, &size, sizeof size);
+    ck_assert_int_eq(dmlGetVersion((DML_VERSION_INFO*)(void*)larger), DML_S_OK);
+    ck_assert(memcmp(larger, &size, sizeof size) == 0);
+    ck_assert(memcmp(larger + 4, (unsigned char*)&v + 4, sizeof v - 4) == 0);
+    for (size_t i = sizeof v; i < sizeof larger; i++)
+        ck_assert_int_eq(larger[i], 0);
+
+    /* Nothing was discovered: a plugin path set now is still the one searched. */
+    use_plugin_path(STUB_DIR("good"));
+    DMLDevice device = NULL;
+    ck_assert_int_eq(create("fakegpu", &device), DML_S_OK);
+    dmlRelease(device);
+}
+END_TEST
+
 /* ---- DMLCalcBufferTensorSize (spec formula, no plugin involved) -------------- */
 
 START_TEST(calc_buffer_tensor_size)
@@ -737,6 +798,7 @@ static Suite* dispatcher_suite(void)
     tcase_add_test(host, message_callback_receives_plugin_messages);
     tcase_add_test(host, debug_cpu_device_reports_errors_to_the_callback);
     tcase_add_test(host, calc_buffer_tensor_size);
+    tcase_add_test(host, version_is_the_headers_and_the_projects);
     suite_add_tcase(s, host);
     return s;
 }
