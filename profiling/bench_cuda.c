@@ -318,7 +318,7 @@ static int open_gpu(gpu* g)
         per_block > 0 ? (uint32_t)per_block : 0, reserved > 0 ? (uint32_t)reserved : 0 };
     snprintf(g->name, sizeof g->name, "%s", prop.name);
     g->l2_bytes = (uint64_t)l2;
-    DML_DEVICE_DESC dd = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     if (!cuda_ok(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate") ||
         !dml_ok(dmlCreateDevice(&dd, &g->device), "CreateDevice") ||
         !dml_ok(dmlDeviceCreateCommandQueue(g->device, g->stream, &g->queue), "CreateCommandQueue") ||

@@ -80,14 +80,14 @@ int bench_graph(const char* backend, uint64_t bytes, int repetitions, int warmup
     }
     const UINT R = (UINT)rows, B = R / S;
     uint64_t data_bytes = (uint64_t)R * C * 4;
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     DMLCommandQueue queue;
     DMLCommandRecorder recorder;
     must(dmlCreateDevice(&dd, &device), "dmlCreateDevice");
     must(dmlDeviceCreateCommandQueue(device, NULL, &queue), "CreateCommandQueue");
     must(dmlDeviceCreateCommandRecorder(device, &recorder), "CreateCommandRecorder");
-    DML_ADAPTER_INFO adapter;
+    DML_ADAPTER_INFO adapter = { .Size = sizeof adapter };
     must(dmlDeviceGetAdapterInfo(device, &adapter), "GetAdapterInfo");
 
     /* The three operators. */

@@ -84,7 +84,8 @@ static void bench_operator(DMLDevice device, const char* label, const DML_OPERAT
 
 int bench_overhead(const char* backend, int repetitions)
 {
-    DML_DEVICE_DESC device_desc = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC device_desc = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     check(dmlCreateDevice(&device_desc, &device), "CreateDevice");
 

@@ -181,6 +181,7 @@ static void print_machine(DMLDevice device, copy_pool* pool, int csv)
 {
     DML_ADAPTER_INFO info;
     memset(&info, 0, sizeof info);
+    info.Size = sizeof info;
     dmlDeviceGetAdapterInfo(device, &info);
     const uint64_t bytes = 64u << 20;
     unsigned char* src = malloc(bytes);
@@ -258,7 +259,8 @@ int bench_throughput(bench_options* o, const char* case_list, const char* size_l
         free(copy);
     }
 
-    DML_DEVICE_DESC device_desc = { o->backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC device_desc = { sizeof(DML_DEVICE_DESC), o->backend, 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     DMLCommandQueue queue;
     DMLCommandRecorder recorder;

@@ -36,8 +36,16 @@ extern "C" {
 #define DML_API
 #endif
 
+/* The ABI version this header declares; dmlGetVersion gives the loaded
+ * runtime's. A host built against MAJOR.MINOR runs on any runtime of the same
+ * MAJOR and a MINOR at least as high.
+ *   DML_ABI_VERSION_MINOR is bumped for every append to the ABI: a function
+ *   (in a new symbol-version node DML_MAJOR.MINOR of src/dispatcher/libdml.map),
+ *   a member of a growable struct, an entry of the plugin table (dml_plugin.h).
+ *   Nothing is ever removed or changed; that would be a new MAJOR.
+ * History: 1.0 the first release; 1.1 dmlGetVersion, DML_VERSION_INFO. */
 #define DML_ABI_VERSION_MAJOR 1
-#define DML_ABI_VERSION_MINOR 0
+#define DML_ABI_VERSION_MINOR 1
 
 /* ---- Scalar types (DirectML's names) ---------------------------------- */
 typedef uint32_t UINT;
@@ -504,11 +512,34 @@ typedef struct DML_FEATURE_DATA_FEATURE_LEVELS {
     DML_FEATURE_LEVEL MaxSupportedFeatureLevel;
 } DML_FEATURE_DATA_FEATURE_LEVELS;
 
+/* ---- Growable structs -------------------------------------------------
+ * The runtime's own structs (not DirectML's) may gain members in later
+ * versions: DML_DEVICE_DESC, DML_ADAPTER_INFO, DML_PLUGIN_INFO and
+ * DML_VERSION_INFO. Each begins with UINT Size, which the host sets to sizeof
+ * the struct as its dml.h declares it (a positional initializer starts with
+ * sizeof(DML_DEVICE_DESC); a struct left at {0} fails with a message).
+ * The rules (docs/contract.md, "Growable structs"):
+ *  - Size is at least the struct's size when it was introduced, at most
+ *    DML_STRUCT_SIZE_MAX, and a multiple of the struct's alignment; else the
+ *    call fails with DML_E_INVALIDARG naming the call, the field and the rule.
+ *  - A struct the runtime reads (DML_DEVICE_DESC): members past Size count as
+ *    zero; bytes past the runtime's own struct (members of a newer dml.h)
+ *    must be zero, else DML_E_INVALIDARG: it cannot honour what it does not know.
+ *  - A struct the runtime writes (the _INFO structs): it writes the members
+ *    Size covers, zeroes the bytes past its own struct, and leaves Size as it
+ *    was. In an array every entry's Size must be the same: it is the stride.
+ * Members are only appended, each starting at or past the previous version's
+ * sizeof (explicit padding members where needed), so every version's sizeof
+ * differs; each append bumps DML_ABI_VERSION_MINOR. */
+#define DML_STRUCT_SIZE_MAX 4096
+
 /* ---- Devices and adapters (this platform's replacement for D3D12) ------ */
 #define DML_BACKEND_NAME_SIZE 16
 #define DML_ADAPTER_DESCRIPTION_SIZE 256
 
+/* Written by dmlEnumerateAdapters and dmlDeviceGetAdapterInfo. Growable. */
 typedef struct DML_ADAPTER_INFO {
+    UINT Size;                                       /* set by the host: sizeof(DML_ADAPTER_INFO) */
     char Backend[DML_BACKEND_NAME_SIZE];             /* "cpu", "cuda", ... */
     UINT AdapterIndex;                               /* index within its backend */
     char Description[DML_ADAPTER_DESCRIPTION_SIZE];  /* GPU name and capability, or CPU model */
@@ -517,7 +548,9 @@ typedef struct DML_ADAPTER_INFO {
     DML_FEATURE_LEVEL MaxFeatureLevel;
 } DML_ADAPTER_INFO;
 
+/* Read by dmlCreateDevice. Growable. */
 typedef struct DML_DEVICE_DESC {
+    UINT Size;            /* sizeof(DML_DEVICE_DESC) */
     const char* Backend;  /* NULL or "": best available (DML_BACKEND overrides NULL); "cpu", "cuda" force one */
     UINT AdapterIndex;    /* within the chosen backend */
     DML_CREATE_DEVICE_FLAGS Flags;
@@ -525,11 +558,13 @@ typedef struct DML_DEVICE_DESC {
 } DML_DEVICE_DESC;
 
 /* What the dispatcher found: one entry per plugin file it looked at. An
- * extension of this runtime (DirectML has no plugins); dmlinfo prints it. */
+ * extension of this runtime (DirectML has no plugins); dmlinfo prints it.
+ * Written by dmlEnumeratePlugins. Growable. */
 #define DML_PLUGIN_PATH_SIZE 512
 #define DML_PLUGIN_REASON_SIZE 256
 
 typedef struct DML_PLUGIN_INFO {
+    UINT Size;                             /* set by the host: sizeof(DML_PLUGIN_INFO) */
     char Backend[DML_BACKEND_NAME_SIZE];   /* empty when the file could not be loaded */
     char Path[DML_PLUGIN_PATH_SIZE];
     BOOL Loaded;                           /* a valid plugin of this ABI version */
@@ -538,6 +573,22 @@ typedef struct DML_PLUGIN_INFO {
     INT Score;                             /* higher wins when no backend is forced */
     char Reason[DML_PLUGIN_REASON_SIZE];   /* why not loaded / not available, else "" */
 } DML_PLUGIN_INFO;
+
+/* What dmlGetVersion reports: the versions of the libdml.so the process
+ * loaded, which may be newer than the dml.h a host was compiled with.
+ * Growable (Size first). Since ABI 1.1. */
+#define DML_RUNTIME_VERSION_SIZE 32
+
+typedef struct DML_VERSION_INFO {
+    UINT Size;                              /* set by the host: sizeof(DML_VERSION_INFO) */
+    UINT AbiMajor;                          /* the runtime's DML_ABI_VERSION_MAJOR */
+    UINT AbiMinor;                          /* the runtime's DML_ABI_VERSION_MINOR */
+    UINT PluginAbiVersion;                  /* DML_PLUGIN_ABI_VERSION of the plugins it loads */
+    UINT RuntimeMajor;                      /* the release, as in "1.0.0" */
+    UINT RuntimeMinor;
+    UINT RuntimePatch;
+    char Runtime[DML_RUNTIME_VERSION_SIZE]; /* the release as text: "1.0.0" */
+} DML_VERSION_INFO;
 
 typedef enum DML_MESSAGE_SEVERITY {
     DML_MESSAGE_SEVERITY_ERROR = 0,
@@ -550,15 +601,22 @@ typedef enum DML_MESSAGE_SEVERITY {
 typedef void (*DML_MESSAGE_CALLBACK)(DML_MESSAGE_SEVERITY severity, const char* message, void* context);
 
 /* ---- Functions -------------------------------------------------------- */
+/* The loaded runtime's release and ABI version (info->Size set by the host).
+ * Loads no plugin; fails only for a NULL info or a bad Size. A host that
+ * needs what its dml.h declares checks AbiMajor == DML_ABI_VERSION_MAJOR and
+ * AbiMinor >= DML_ABI_VERSION_MINOR (linking against dmlGetVersion@DML_1.1
+ * already makes the loader refuse a runtime before 1.1). Since ABI 1.1. */
+DML_API DML_RESULT dmlGetVersion(DML_VERSION_INFO* info);
 DML_API uint32_t dmlAddRef(void* object);
 DML_API uint32_t dmlRelease(void* object);
 DML_API DML_RESULT dmlSetName(void* object, const char* name);
 
 /* count in/out as in Vulkan: adapters NULL returns the count; otherwise fills up
  * to *count entries and returns the number written. Adapters of every
- * available backend, the best backend first. */
+ * available backend, the best backend first. Each entry to be written has its
+ * Size set (the same in all: the array's stride). */
 DML_API DML_RESULT dmlEnumerateAdapters(uint32_t* count, DML_ADAPTER_INFO* adapters);
-/* Same convention; every plugin file the dispatcher examined. */
+/* Same convention (Size in each entry); every plugin file the dispatcher examined. */
 DML_API DML_RESULT dmlEnumeratePlugins(uint32_t* count, DML_PLUGIN_INFO* plugins);
 /* NULL callback restores stderr. Process-wide. */
 DML_API void dmlSetMessageCallback(DML_MESSAGE_CALLBACK callback, void* context);
@@ -566,7 +624,8 @@ DML_API void dmlSetMessageCallback(DML_MESSAGE_CALLBACK callback, void* context)
 DML_API DML_RESULT dmlCreateDevice(const DML_DEVICE_DESC* desc, DMLDevice* device);
 DML_API DML_RESULT dmlDeviceGetDeviceRemovedReason(DMLDevice device);
 /* The adapter a device runs on (its backend, index, description, ...). An
- * extension of this runtime: DirectML hosts ask D3D12 instead. */
+ * extension of this runtime: DirectML hosts ask D3D12 instead. The host sets
+ * info->Size. */
 DML_API DML_RESULT dmlDeviceGetAdapterInfo(DMLDevice device, DML_ADAPTER_INFO* info);
 DML_API DML_RESULT dmlDeviceCheckFeatureSupport(DMLDevice device, DML_FEATURE feature,
     uint32_t querySize, const void* query, uint32_t supportSize, void* support);

@@ -9,7 +9,9 @@
  * after checking the handle, without wrapping objects.
  *
  * Rules for changing this file: entries are only ever appended to
- * DMLPluginTable; StructSize tells the dispatcher how many a plugin has.
+ * DMLPluginTable; StructSize tells the dispatcher how many a plugin has. Each
+ * append bumps dml.h's DML_ABI_VERSION_MINOR and records the new count as
+ * DML_PLUGIN_TABLE_ENTRIES_<major>_<minor> below (a static assert checks).
  * Changing or removing an entry bumps DML_PLUGIN_ABI_VERSION, and the
  * dispatcher skips plugins of another version.
  */
@@ -22,7 +24,10 @@
 extern "C" {
 #endif
 
-#define DML_PLUGIN_ABI_VERSION 1u
+/* History: 1 the first table; 2 DML_DEVICE_DESC and DML_ADAPTER_INFO begin
+ * with Size (dml.h, "Growable structs"), so a plugin built before would
+ * misread them. */
+#define DML_PLUGIN_ABI_VERSION 2u
 #define DML_PLUGIN_ENTRY_POINT "dmlPluginGetTable"
 #define DML_OBJECT_MAGIC 0x4F4C4D44u /* "DMLO" */
 #define DML_OBJECT_MAGIC_RELEASED 0x524C4D44u /* "DMLR": see DMLReleasedObject */
@@ -81,6 +86,9 @@ typedef struct DMLPluginTable {
     const char* Backend; /* "cpu", "cuda", ... */
 
     DML_RESULT (*Probe)(DML_PLUGIN_PROBE* probe);
+    /* The growable structs follow dml.h's Size rules here too: the dispatcher
+     * sets info->Size to its sizeof(DML_ADAPTER_INFO) and passes the host's
+     * desc (already checked) as it is, so either side may be the newer. */
     DML_RESULT (*GetAdapterInfo)(uint32_t adapterIndex, DML_ADAPTER_INFO* info);
     DML_RESULT (*CreateDevice)(const DML_DEVICE_DESC* desc, DMLDevice* device);
 
@@ -146,7 +154,18 @@ DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, CommandQueueReadBuffer) == DML
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceGetAdapterInfo) == DML_PLUGIN_TABLE_ENTRY_OFFSET(27), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceCompileGraph) == DML_PLUGIN_TABLE_ENTRY_OFFSET(28), "plugin table layout");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLPluginTable, DeviceSetThreadLimit) == DML_PLUGIN_TABLE_ENTRY_OFFSET(29), "plugin table layout");
-DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(30), "the plugin table has 30 entries");
+
+/* The table's entry count in each ABI version (dml.h's DML_ABI_VERSION_MAJOR
+ * and _MINOR): an appended entry comes with a minor bump and a line here, and
+ * a minor bump without one does not compile. */
+#define DML_PLUGIN_TABLE_ENTRIES_1_0 30
+#define DML_PLUGIN_TABLE_ENTRIES_1_1 30 /* dmlGetVersion is the dispatcher's own */
+#define DML_PLUGIN_TABLE_ENTRIES_OF_(major, minor) DML_PLUGIN_TABLE_ENTRIES_##major##_##minor
+#define DML_PLUGIN_TABLE_ENTRIES_OF(major, minor) DML_PLUGIN_TABLE_ENTRIES_OF_(major, minor)
+#define DML_PLUGIN_TABLE_ENTRIES DML_PLUGIN_TABLE_ENTRIES_OF(DML_ABI_VERSION_MAJOR, DML_ABI_VERSION_MINOR)
+DML_PLUGIN_STATIC_ASSERT(sizeof(DMLPluginTable) == DML_PLUGIN_TABLE_ENTRY_OFFSET(DML_PLUGIN_TABLE_ENTRIES),
+    "DMLPluginTable has another entry count than DML_PLUGIN_TABLE_ENTRIES_<major>_<minor> records for this "
+    "DML_ABI_VERSION: an appended entry bumps DML_ABI_VERSION_MINOR (dml.h) and records its count here");
 DML_PLUGIN_STATIC_ASSERT(offsetof(DMLObjectHeader, Dispatch) == 0, "dispatch pointer first");
 
 /* The one exported symbol of a plugin. Returns NULL when the plugin cannot

@@ -11,11 +11,13 @@ and the result is a tensor of the input's framework. Only the standard
 library is needed at run time: ctypes over libdml.so.1, found through
 $DML_LIBRARY, next to this package, in this Python's install prefix, or by the
 dynamic loader. Failures raise dml.DmlError carrying the runtime's message.
+dml.version() says which runtime was loaded (its release and ABI version).
 See docs/python.md in the project.
 """
-from ._lib import DmlError
+from ._lib import DmlError, Version, version
 from ._ops import Tensor, identity, reverse_subsequences, slice, slice1  # noqa: A004
 from .graph import CompiledGraph, Graph
 
-__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "identity", "reverse_subsequences", "slice", "slice1"]
+__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "identity", "reverse_subsequences", "slice",
+           "slice1", "version"]
 __version__ = "1.0.0"

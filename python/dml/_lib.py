@@ -1,6 +1,7 @@
 """ctypes declarations of libdml.so's C ABI (include/dml/dml.h): the structs,
 constants and functions the operators use, the library's discovery, and the
 error model (a failing call raises DmlError carrying the runtime's message)."""
+import collections
 import ctypes
 import os
 import sys
@@ -18,6 +19,9 @@ RESULT_NAMES = {
     -2005270524: "DML_E_UNSUPPORTED",     # 0x887A0004
     -2005270523: "DML_E_DEVICE_REMOVED",  # 0x887A0005
 }
+# The ABI these declarations follow (DML_ABI_VERSION_MAJOR/MINOR): the loaded
+# runtime must have the same major and at least this minor.
+ABI_VERSION = (1, 1)
 MAX_RANK = 8                 # DML_TENSOR_DIMENSION_COUNT_MAX1
 BUFFER_ALIGNMENT = 16        # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT
 FEATURE_LEVEL_5_0 = 0x5000
@@ -107,15 +111,29 @@ class BINDING_TABLE_DESC(ctypes.Structure):
     _fields_ = [("Dispatchable", ctypes.c_void_p)]
 
 
-class DEVICE_DESC(ctypes.Structure):
-    _fields_ = [("Backend", ctypes.c_char_p), ("AdapterIndex", ctypes.c_uint32), ("Flags", ctypes.c_int),
-                ("MinimumFeatureLevel", ctypes.c_int)]
+class _Growable(ctypes.Structure):
+    """A growable struct of dml.h: UINT Size first, set here to this
+    declaration's size (the other fields are the constructor's arguments)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(ctypes.sizeof(self), *args, **kwargs)
 
 
-class ADAPTER_INFO(ctypes.Structure):
-    _fields_ = [("Backend", ctypes.c_char * 16), ("AdapterIndex", ctypes.c_uint32),
+class DEVICE_DESC(_Growable):
+    _fields_ = [("Size", ctypes.c_uint32), ("Backend", ctypes.c_char_p), ("AdapterIndex", ctypes.c_uint32),
+                ("Flags", ctypes.c_int), ("MinimumFeatureLevel", ctypes.c_int)]
+
+
+class ADAPTER_INFO(_Growable):
+    _fields_ = [("Size", ctypes.c_uint32), ("Backend", ctypes.c_char * 16), ("AdapterIndex", ctypes.c_uint32),
                 ("Description", ctypes.c_char * 256), ("MemorySizeInBytes", ctypes.c_uint64),
                 ("IsSoftware", ctypes.c_int32), ("MaxFeatureLevel", ctypes.c_int)]
+
+
+class VERSION_INFO(_Growable):
+    _fields_ = [("Size", ctypes.c_uint32), ("AbiMajor", ctypes.c_uint32), ("AbiMinor", ctypes.c_uint32),
+                ("PluginAbiVersion", ctypes.c_uint32), ("RuntimeMajor", ctypes.c_uint32),
+                ("RuntimeMinor", ctypes.c_uint32), ("RuntimePatch", ctypes.c_uint32), ("Runtime", ctypes.c_char * 32)]
 
 
 def _candidates():
@@ -146,6 +164,28 @@ def _load():
 
 
 lib = _load()
+
+
+def _check_abi():
+    """Refuses, before anything else is declared, a library whose ABI these
+    declarations do not match, naming both versions."""
+    name = getattr(lib, "_name", "libdml.so.1")
+    if not hasattr(lib, "dmlGetVersion"):
+        raise ImportError("dml: %s has no dmlGetVersion: it is not a runtime of ABI %d.%d or a later %d.x, which "
+                          "this package needs" % ((name,) + ABI_VERSION + ABI_VERSION[:1]))
+    lib.dmlGetLastErrorMessage.argtypes, lib.dmlGetLastErrorMessage.restype = [], ctypes.c_char_p
+    lib.dmlGetVersion.argtypes, lib.dmlGetVersion.restype = [ctypes.POINTER(VERSION_INFO)], ctypes.c_int32
+    info = VERSION_INFO()
+    if lib.dmlGetVersion(ctypes.byref(info)) < 0:
+        message = (lib.dmlGetLastErrorMessage() or b"").decode("utf-8", "replace")
+        raise ImportError("dml: dmlGetVersion failed in %s: %s" % (name, message))
+    if info.AbiMajor != ABI_VERSION[0] or info.AbiMinor < ABI_VERSION[1]:
+        raise ImportError("dml: %s has ABI %d.%d; this package needs %d.x with x >= %d"
+                          % (name, info.AbiMajor, info.AbiMinor, ABI_VERSION[0], ABI_VERSION[1]))
+    return info
+
+
+_check_abi()
 _RESULT_FUNCTIONS = {
     "dmlCreateDevice": [ctypes.POINTER(DEVICE_DESC), ctypes.POINTER(ctypes.c_void_p)],
     "dmlDeviceGetAdapterInfo": [ctypes.c_void_p, ctypes.POINTER(ADAPTER_INFO)],
@@ -170,12 +210,24 @@ for _name, _args in _RESULT_FUNCTIONS.items():
     _f = getattr(lib, _name)
     _f.argtypes, _f.restype = _args, ctypes.c_int32
 lib.dmlRelease.argtypes, lib.dmlRelease.restype = [ctypes.c_void_p], ctypes.c_uint32
-lib.dmlGetLastErrorMessage.argtypes, lib.dmlGetLastErrorMessage.restype = [], ctypes.c_char_p
 lib.dmlBufferGetNativePointer.argtypes, lib.dmlBufferGetNativePointer.restype = [ctypes.c_void_p], ctypes.c_void_p
 lib.dmlDispatchableGetBindingProperties.argtypes = [ctypes.c_void_p]
 lib.dmlDispatchableGetBindingProperties.restype = BINDING_PROPERTIES
 lib.DMLCalcBufferTensorSize.argtypes = [ctypes.c_int, ctypes.c_uint32, UINT_P, UINT_P]
 lib.DMLCalcBufferTensorSize.restype = ctypes.c_uint64
+
+
+Version = collections.namedtuple("Version", "runtime abi plugin_abi")
+Version.__doc__ = """The loaded runtime's versions: runtime, its release ("1.0.0"); abi,
+(major, minor) of its C ABI; plugin_abi, the plugin ABI version it loads."""
+
+
+def version():
+    """The versions of the libdml.so this package loaded (dmlGetVersion), e.g.
+    Version(runtime='1.0.0', abi=(1, 1), plugin_abi=2)."""
+    info = VERSION_INFO()
+    check(lib.dmlGetVersion(ctypes.byref(info)))
+    return Version(info.Runtime.decode(), (info.AbiMajor, info.AbiMinor), info.PluginAbiVersion)
 
 
 def check(result):

@@ -287,6 +287,67 @@ class Errors(unittest.TestCase):
         np.testing.assert_array_equal(x, before)
 
 
+class Versions(unittest.TestCase):
+    """dml.version() is the loaded runtime's dmlGetVersion: its release, its
+    ABI (the one the package's declarations follow, or a later minor), and the
+    plugin ABI; the package refuses a runtime of another ABI major at import."""
+
+    def test_version(self):
+        from dml import _lib
+        v = dml.version()
+        self.assertIsInstance(v, dml.Version)
+        self.assertRegex(v.runtime, r"^\d+\.\d+\.\d+$")
+        self.assertEqual(v.abi[0], _lib.ABI_VERSION[0])
+        self.assertGreaterEqual(v.abi[1], _lib.ABI_VERSION[1])
+        self.assertEqual(v.plugin_abi, 2)
+        self.assertEqual(ctypes.sizeof(_lib.VERSION_INFO), 60)
+
+    def test_other_library_is_refused_at_import(self):
+        import ctypes.util
+        import subprocess
+        import sys
+        other = ctypes.util.find_library("m")
+        if not other:
+            self.skipTest("no libm to stand in for an old runtime")
+        env = dict(os.environ, DML_LIBRARY=other)
+        p = subprocess.run([sys.executable, "-c", "import dml"], env=env, capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("ImportError: dml: %s has no dmlGetVersion: it is not a runtime of ABI 1.1" % other, p.stderr)
+
+    def test_bad_size_is_refused(self):
+        from dml import _lib
+        info = _lib.VERSION_INFO()
+        info.Size = 8
+        with self.assertRaisesRegex(dml.DmlError, r"dmlGetVersion: info->Size = 8; "
+                                                  r"must be sizeof\(DML_VERSION_INFO\) = 60"):
+            _lib.check(_lib.lib.dmlGetVersion(ctypes.byref(info)))
+        self.assertEqual(info.AbiMajor, 0)
+
+
+class GrowableStructs(unittest.TestCase):
+    """The ctypes declarations match dml.h's growable structs, Size first and
+    set by their constructors; a Size the runtime refuses is a DmlError."""
+
+    def test_layouts(self):
+        from dml import _lib
+        self.assertEqual(ctypes.sizeof(_lib.DEVICE_DESC), 32)
+        self.assertEqual(_lib.DEVICE_DESC.Backend.offset, 8)
+        self.assertEqual(ctypes.sizeof(_lib.ADAPTER_INFO), 296)
+        self.assertEqual(_lib.ADAPTER_INFO.MaxFeatureLevel.offset, 292)
+        self.assertEqual(_lib.DEVICE_DESC(b"cpu", 0, 0, _lib.FEATURE_LEVEL_5_0).Size, 32)
+        self.assertEqual(_lib.ADAPTER_INFO().Size, 296)
+
+    def test_bad_size_is_refused(self):
+        from dml import _lib
+        desc = _lib.DEVICE_DESC(b"cpu", 0, 0, _lib.FEATURE_LEVEL_5_0)
+        desc.Size = 24
+        device = ctypes.c_void_p()
+        with self.assertRaisesRegex(dml.DmlError, r"DML_E_INVALIDARG: dmlCreateDevice: desc->Size = 24; "
+                                                  r"must be sizeof\(DML_DEVICE_DESC\) = 32"):
+            _lib.check(_lib.lib.dmlCreateDevice(ctypes.byref(desc), ctypes.byref(device)))
+        self.assertIsNone(device.value)
+
+
 class Lifetime(unittest.TestCase):
     def test_result_outlives_everything(self):
         x = np.arange(64, dtype=np.float64).reshape(8, 8)

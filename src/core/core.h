@@ -77,6 +77,8 @@ uint32_t dml_host_add_ref(void* object);
 uint32_t dml_host_release(void* object);
 DML_RESULT dml_set_name(void* object, const char* name);
 DML_RESULT dml_device_get_adapter_info(DMLDevice device, DML_ADAPTER_INFO* info);
+/* The plugin table's GetAdapterInfo: the backend's, by dml.h's Size rules. */
+DML_RESULT dml_plugin_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info);
 DML_RESULT dml_device_set_thread_limit(DMLDevice device, uint32_t max_threads, uint32_t* threads_in_use);
 
 /* ---- device.c: devices and what they create ------------------------------ */

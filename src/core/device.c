@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "struct_size.h"
 #include "trace.h"
 
 #define DEVICE_FLAGS_ALL ((uint32_t)DML_CREATE_DEVICE_FLAG_DEBUG)
@@ -70,12 +71,21 @@ static DML_RESULT out_of_memory(const dml_device* device, const char* call)
             return removed_;                                                                       \
     } while (0)
 
-DML_RESULT dml_create_device(const DML_DEVICE_DESC* desc, DMLDevice* out)
+DML_RESULT dml_create_device(const DML_DEVICE_DESC* host_desc, DMLDevice* out)
 {
     static const char call[] = "dmlCreateDevice";
     const dml_backend* backend = dml_core_backend;
-    if (!desc || !out)
-        return dml_set_error(DML_E_INVALIDARG, "%s: %s is NULL", call, desc ? "device" : "desc");
+    if (!host_desc || !out)
+        return dml_set_error(DML_E_INVALIDARG, "%s: %s is NULL", call, host_desc ? "device" : "desc");
+    /* A growable struct (dml.h): the dispatcher checked it too; read this
+     * build's view of it, members past the host's Size zero. */
+    char problem[512];
+    if (dml_struct_size_problem(host_desc->Size, DML_DEVICE_DESC_LAYOUT, "desc->", problem, sizeof problem) ||
+        dml_struct_tail_problem(host_desc, DML_DEVICE_DESC_LAYOUT, "desc->", problem, sizeof problem))
+        return dml_set_error(DML_E_INVALIDARG, "%s: %s", call, problem);
+    DML_DEVICE_DESC copy;
+    dml_struct_read(&copy, host_desc, DML_DEVICE_DESC_LAYOUT);
+    const DML_DEVICE_DESC* desc = &copy;
     if ((uint32_t)desc->Flags & ~DEVICE_FLAGS_ALL)
         return dml_set_error(DML_E_INVALIDARG, "%s: desc->Flags = 0x%x has unknown bits", call, (unsigned)desc->Flags);
     uint32_t level = (uint32_t)desc->MinimumFeatureLevel;

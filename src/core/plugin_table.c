@@ -17,7 +17,7 @@ const DMLPluginTable* dml_core_plugin_table(const dml_backend* backend, uint32_t
     t->StructSize = sizeof(DMLPluginTable);
     t->Backend = backend->name;
     t->Probe = backend->probe;
-    t->GetAdapterInfo = backend->get_adapter_info;
+    t->GetAdapterInfo = dml_plugin_get_adapter_info;
     t->AddRef = dml_host_add_ref;
     t->Release = dml_host_release;
     t->SetName = dml_set_name;

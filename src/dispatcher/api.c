@@ -55,6 +55,9 @@ static const DMLPluginTable* dispatch_of(const void* object, uint32_t accepted, 
         dmld_error(DML_E_INVALIDARG,
             "%s: %s is a released %s%s%s%s, used after its last dmlRelease (reported by the debug device)", call,
             param, dml_object_type_name(h->Type), name[0] ? " '" : "", name, name[0] ? "'" : "");
+        /* Only a debug device keeps released objects, and its messages also go
+         * to the callback or stderr (dml.h): the plugin never sees this call. */
+        dmld_emit_last_error();
         return NULL;
     }
     if ((uintptr_t)h % _Alignof(DMLObjectHeader) != 0 || h->Magic != DML_OBJECT_MAGIC || !h->Dispatch) {

@@ -72,6 +72,11 @@ DML_RESULT dmld_error(DML_RESULT result, const char* format, ...)
     return result;
 }
 
+void dmld_emit_last_error(void)
+{
+    host_emit_message(DML_MESSAGE_SEVERITY_ERROR, t_last_error);
+}
+
 void dmld_save_error(char* saved, size_t size)
 {
     snprintf(saved, size, "%s", t_last_error);

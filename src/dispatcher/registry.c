@@ -29,6 +29,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/struct_size.h"
+
 #define DMLD_MAX_PLUGINS 128
 #define DMLD_MAX_DIRECTORIES 64
 #define DMLD_SEARCHED_SIZE 2048
@@ -374,15 +376,45 @@ static const dmld_plugin* find_failed_file(const char* backend)
     return NULL;
 }
 
-DML_API DML_RESULT dmlCreateDevice(const DML_DEVICE_DESC* desc, DMLDevice* device)
+/* The entries [0, n) of a host's array of growable structs (n > 0): entry 0's
+ * Size valid, every other entry's the same, which is the array's stride. */
+static DML_RESULT check_array_sizes(const char* call, const char* array, const void* entries, uint32_t n,
+    dml_struct_layout layout, uint32_t* stride)
 {
-    if (!desc)
+    char what[32], problem[512];
+    snprintf(what, sizeof what, "%s[0].", array);
+    uint32_t size = dml_struct_size_of(entries);
+    if (dml_struct_size_problem(size, layout, what, problem, sizeof problem))
+        return dmld_error(DML_E_INVALIDARG, "%s: %s", call, problem);
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t other = dml_struct_size_of((const unsigned char*)entries + (size_t)i * size);
+        if (other != size)
+            return dmld_error(DML_E_INVALIDARG,
+                "%s: %s[%u].Size = %u; must equal %s[0].Size = %u (each entry to be written has its Size set, "
+                "the same in all: it is the array's stride)",
+                call, array, i, other, array, size);
+    }
+    *stride = size;
+    return DML_S_OK;
+}
+
+DML_API DML_RESULT dmlCreateDevice(const DML_DEVICE_DESC* host_desc, DMLDevice* device)
+{
+    if (!host_desc)
         return dmld_error(DML_E_INVALIDARG, "dmlCreateDevice: desc is NULL");
     if (!device)
         return dmld_error(DML_E_INVALIDARG, "dmlCreateDevice: device (the out-parameter) is NULL");
+    /* Checked here, before its Backend is read; the plugin gets the host's
+     * desc as it is and applies the same rules (dml_plugin.h). */
+    char problem[512];
+    if (dml_struct_size_problem(host_desc->Size, DML_DEVICE_DESC_LAYOUT, "desc->", problem, sizeof problem) ||
+        dml_struct_tail_problem(host_desc, DML_DEVICE_DESC_LAYOUT, "desc->", problem, sizeof problem))
+        return dmld_error(DML_E_INVALIDARG, "dmlCreateDevice: %s", problem);
+    DML_DEVICE_DESC desc;
+    dml_struct_read(&desc, host_desc, DML_DEVICE_DESC_LAYOUT);
     ensure_discovered();
 
-    const char* backend = desc->Backend;
+    const char* backend = desc.Backend;
     const char* source = "DML_DEVICE_DESC.Backend";
     if (!backend) {
         backend = secure_getenv("DML_BACKEND");
@@ -410,12 +442,13 @@ DML_API DML_RESULT dmlCreateDevice(const DML_DEVICE_DESC* desc, DMLDevice* devic
             return dmld_error(DML_E_UNSUPPORTED, "dmlCreateDevice: backend '%s' (from %s) is unavailable: %s",
                 backend, source, chosen->info.Reason);
     }
-    return chosen->table->CreateDevice(desc, device);
+    return chosen->table->CreateDevice(host_desc, device);
 }
 
 /* Adapters of every available backend, best backend first. If *count is
  * smaller than the total, the first *count are written and DML_S_OK returned
- * (call with adapters NULL to learn the total). */
+ * (call with adapters NULL to learn the total). The entries to be written
+ * carry their Size (dml.h's growable structs), the array's stride. */
 DML_API DML_RESULT dmlEnumerateAdapters(uint32_t* count, DML_ADAPTER_INFO* adapters)
 {
     if (!count)
@@ -433,6 +466,13 @@ DML_API DML_RESULT dmlEnumerateAdapters(uint32_t* count, DML_ADAPTER_INFO* adapt
     }
 
     uint32_t wanted = *count < total ? *count : (uint32_t)total;
+    uint32_t stride = 0;
+    if (wanted) {
+        DML_RESULT checked =
+            check_array_sizes("dmlEnumerateAdapters", "adapters", adapters, wanted, DML_ADAPTER_INFO_LAYOUT, &stride);
+        if (DML_FAILED(checked))
+            return checked;
+    }
     /* Fill a copy first: a failing plugin must leave the caller's array untouched. */
     DML_ADAPTER_INFO* filled = wanted ? calloc(wanted, sizeof *filled) : NULL;
     if (wanted && !filled)
@@ -441,6 +481,7 @@ DML_API DML_RESULT dmlEnumerateAdapters(uint32_t* count, DML_ADAPTER_INFO* adapt
     for (uint32_t r = 0; r < g_ranked_count && n < wanted; r++) {
         const dmld_plugin* p = &g_plugins[g_ranked[r]];
         for (uint32_t a = 0; a < p->info.AdapterCount && n < wanted; a++, n++) {
+            filled[n].Size = sizeof filled[n]; /* the plugin writes by the Size rules */
             DML_RESULT result = p->table->GetAdapterInfo(a, &filled[n]);
             if (DML_FAILED(result)) {
                 free(filled);
@@ -452,8 +493,8 @@ DML_API DML_RESULT dmlEnumerateAdapters(uint32_t* count, DML_ADAPTER_INFO* adapt
             filled[n].Description[sizeof filled[n].Description - 1] = '\0';
         }
     }
-    if (n)
-        memcpy(adapters, filled, n * sizeof *filled);
+    for (uint32_t i = 0; i < n; i++)
+        dml_struct_write((unsigned char*)adapters + (size_t)i * stride, &filled[i], DML_ADAPTER_INFO_LAYOUT);
     free(filled);
     *count = n;
     return DML_S_OK;
@@ -471,8 +512,15 @@ DML_API DML_RESULT dmlEnumeratePlugins(uint32_t* count, DML_PLUGIN_INFO* plugins
         return DML_S_OK;
     }
     uint32_t n = *count < g_plugin_count ? *count : g_plugin_count;
+    uint32_t stride = 0;
+    if (n) {
+        DML_RESULT checked =
+            check_array_sizes("dmlEnumeratePlugins", "plugins", plugins, n, DML_PLUGIN_INFO_LAYOUT, &stride);
+        if (DML_FAILED(checked))
+            return checked;
+    }
     for (uint32_t i = 0; i < n; i++)
-        plugins[i] = g_plugins[i].info;
+        dml_struct_write((unsigned char*)plugins + (size_t)i * stride, &g_plugins[i].info, DML_PLUGIN_INFO_LAYOUT);
     *count = n;
     return DML_S_OK;
 }

@@ -225,9 +225,10 @@ void tool_device_open(tool_device* dev, const char* requested, bool with_queue)
     memset(dev, 0, sizeof *dev);
     /* A NULL Backend lets dmlCreateDevice choose exactly as it would for a
      * host (DML_BACKEND, else the best); the device then says what it got. */
-    DML_DEVICE_DESC desc = { requested && requested[0] ? requested : NULL, 0, DML_CREATE_DEVICE_FLAG_NONE,
-        DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), requested && requested[0] ? requested : NULL, 0,
+        DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     tool_check(dmlCreateDevice(&desc, &dev->device), "dmlCreateDevice");
+    dev->adapter.Size = sizeof dev->adapter;
     tool_check(dmlDeviceGetAdapterInfo(dev->device, &dev->adapter), "dmlDeviceGetAdapterInfo");
     snprintf(dev->backend, sizeof dev->backend, "%s", dev->adapter.Backend);
     dev->why = tool_selection_reason(requested);

@@ -1,7 +1,7 @@
 /*
- * dmlinfo — what the dispatcher found: every plugin file examined, the
- * adapters of the available backends, the backend a device gets by default,
- * and what that device supports. Like vulkaninfo or clinfo. --json prints the
+ * dmlinfo — the runtime's version (dmlGetVersion), what the dispatcher found:
+ * every plugin file examined, the adapters of the available backends, the
+ * backend a device gets by default, and what that device supports. Like vulkaninfo or clinfo. --json prints the
  * same facts as one JSON object, for scripts (the Python package's tests,
  * CI logs).
  *
@@ -19,8 +19,9 @@ static void usage(FILE* out)
 {
     fprintf(out,
         "usage: %s [--backend NAME] [--json]\n"
-        "Lists the backend plugins, their adapters, and the capabilities of the\n"
-        "device that dmlCreateDevice would create (or of backend NAME).\n"
+        "Prints the runtime's version, lists the backend plugins and their adapters,\n"
+        "and the capabilities of the device that dmlCreateDevice would create (or of\n"
+        "backend NAME).\n"
         "  --backend NAME  describe a device of backend NAME (cpu, cuda, ...)\n"
         "  --json          print one JSON object instead of text\n"
         "  --help          print this text\n"
@@ -32,6 +33,7 @@ static void usage(FILE* out)
 /* Everything dmlinfo reports, gathered before anything is printed, so the
  * text and the JSON forms say the same facts. */
 typedef struct report {
+    DML_VERSION_INFO version;
     DML_PLUGIN_INFO* plugins;
     uint32_t plugin_count;
     DML_ADAPTER_INFO* adapters;
@@ -56,11 +58,17 @@ static void* checked_calloc(uint32_t count, size_t size)
 
 static void gather_enumerations(report* r)
 {
+    r->version.Size = sizeof r->version;
+    tool_check(dmlGetVersion(&r->version), "dmlGetVersion");
     tool_check(dmlEnumeratePlugins(&r->plugin_count, NULL), "dmlEnumeratePlugins");
     r->plugins = checked_calloc(r->plugin_count, sizeof *r->plugins);
+    for (uint32_t i = 0; i < r->plugin_count; i++)
+        r->plugins[i].Size = sizeof r->plugins[i];
     tool_check(dmlEnumeratePlugins(&r->plugin_count, r->plugins), "dmlEnumeratePlugins");
     tool_check(dmlEnumerateAdapters(&r->adapter_count, NULL), "dmlEnumerateAdapters");
     r->adapters = checked_calloc(r->adapter_count, sizeof *r->adapters);
+    for (uint32_t i = 0; i < r->adapter_count; i++)
+        r->adapters[i].Size = sizeof r->adapters[i];
     tool_check(dmlEnumerateAdapters(&r->adapter_count, r->adapters), "dmlEnumerateAdapters");
 }
 
@@ -106,6 +114,8 @@ static void gather_capabilities(report* r)
 
 static void print_text(const report* r)
 {
+    printf("Runtime %s (ABI %u.%u, plugin ABI %u)\n\n", r->version.Runtime, r->version.AbiMajor,
+        r->version.AbiMinor, r->version.PluginAbiVersion);
     printf("Plugins (%" PRIu32 " examined):\n", r->plugin_count);
     for (uint32_t i = 0; i < r->plugin_count; i++) {
         const DML_PLUGIN_INFO* p = &r->plugins[i];
@@ -193,7 +203,11 @@ static void json_level(DML_FEATURE_LEVEL value)
 
 static void print_json(const report* r)
 {
-    printf("{\n  \"plugins\": [");
+    printf("{\n  \"version\": {");
+    json_key_string("runtime", r->version.Runtime, false);
+    printf("\"abi\": \"%u.%u\", \"plugin_abi\": %u},\n", r->version.AbiMajor, r->version.AbiMinor,
+        r->version.PluginAbiVersion);
+    printf("  \"plugins\": [");
     for (uint32_t i = 0; i < r->plugin_count; i++) {
         const DML_PLUGIN_INFO* p = &r->plugins[i];
         printf("%s\n    {", i ? "," : "");

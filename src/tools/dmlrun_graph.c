@@ -270,14 +270,14 @@ int dmlrun_graph(int argc, char** argv)
 
     /* A DEBUG device: CompileGraph describes its plans as INFO messages. */
     dmlSetMessageCallback(print_info, NULL);
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     DMLCommandQueue queue = NULL;
     DMLCommandRecorder recorder = NULL;
     tool_check(dmlCreateDevice(&dd, &device), "dmlCreateDevice");
     tool_check(dmlDeviceCreateCommandQueue(device, NULL, &queue), "dmlDeviceCreateCommandQueue");
     tool_check(dmlDeviceCreateCommandRecorder(device, &recorder), "dmlDeviceCreateCommandRecorder");
-    DML_ADAPTER_INFO adapter;
+    DML_ADAPTER_INFO adapter = { .Size = sizeof adapter };
     tool_check(dmlDeviceGetAdapterInfo(device, &adapter), "dmlDeviceGetAdapterInfo");
     printf("backend %s, adapter %u: %s\n\n", adapter.Backend, adapter.AdapterIndex, adapter.Description);
 

@@ -19,6 +19,7 @@ DML_DEVICE_DESC h_device_desc(void)
 {
     DML_DEVICE_DESC d;
     memset(&d, 0, sizeof d);
+    d.Size = sizeof d;
     d.Backend = h_backend();
     d.AdapterIndex = 0;
     d.Flags = DML_CREATE_DEVICE_FLAG_NONE;

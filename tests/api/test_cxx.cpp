@@ -52,6 +52,7 @@ int main()
 {
     const char* backend = std::getenv("DML_TEST_BACKEND");
     DML_DEVICE_DESC dd{};
+    dd.Size = sizeof dd;
     dd.Backend = (backend && *backend) ? backend : "cpu";
     dd.MinimumFeatureLevel = DML_FEATURE_LEVEL_5_0;
     Device d;

@@ -82,6 +82,10 @@ _Static_assert(IN_ORDER(DML_BUFFER_BINDING, Buffer, Offset) && IN_ORDER(DML_BUFF
 _Static_assert(IN_ORDER(DML_DEVICE_DESC, Backend, AdapterIndex) && IN_ORDER(DML_DEVICE_DESC, AdapterIndex, Flags) &&
                    IN_ORDER(DML_DEVICE_DESC, Flags, MinimumFeatureLevel),
                "DML_DEVICE_DESC order");
+/* The growable structs begin with Size (dml.h). */
+_Static_assert(offsetof(DML_DEVICE_DESC, Size) == 0 && offsetof(DML_ADAPTER_INFO, Size) == 0 &&
+                   offsetof(DML_PLUGIN_INFO, Size) == 0 && SAME_TYPE(((DML_DEVICE_DESC*)0)->Size, UINT),
+               "Size first");
 
 int main(void)
 {

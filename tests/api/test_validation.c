@@ -882,6 +882,7 @@ START_TEST(device_adapter_info)
 {
     DML_ADAPTER_INFO info;
     memset(&info, 0, sizeof info);
+    info.Size = sizeof info;
     h_assert_ok(dmlDeviceGetAdapterInfo(H.device, &info));
     ck_assert_str_eq(info.Backend, h_backend());
     ck_assert_uint_eq(info.AdapterIndex, 0);
@@ -1453,6 +1454,8 @@ START_TEST(adapters)
     ck_assert_uint_ge(count, 1);
     DML_ADAPTER_INFO* a = calloc(count + 1, sizeof *a);
     ck_assert_ptr_nonnull(a);
+    for (uint32_t i = 0; i <= count; ++i)
+        a[i].Size = sizeof a[i];
     uint32_t n = count + 1;
     h_assert_ok(dmlEnumerateAdapters(&n, a));
     ck_assert_uint_eq(n, count);
@@ -1472,6 +1475,7 @@ START_TEST(adapters)
         /* fewer slots than adapters: fills what fits */
         uint32_t one = 1;
         memset(a, 0x55, sizeof *a);
+        a[0].Size = sizeof a[0];
         ck_assert(DML_SUCCEEDED(dmlEnumerateAdapters(&one, a)));
         ck_assert_uint_eq(one, 1);
     }

@@ -198,7 +198,7 @@ START_TEST(shared_device)
 {
     const char* backend = g_backends[_i];
     shape_for(backend);
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     OK(dmlCreateDevice(&dd, &device));
     DMLCompiledOperator shared = make_compiled(device, 0);
@@ -276,7 +276,7 @@ START_TEST(release_while_siblings_work)
 {
     const char* backend = g_backends[_i];
     shape_for(backend);
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     OK(dmlCreateDevice(&dd, &device));
     enum { N = 4 };
@@ -382,7 +382,7 @@ START_TEST(rename_while_dispatching)
     const char* backend = g_backends[_i];
     shape_for(backend);
     dmlSetMessageCallback(count_debug_message, NULL);
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     OK(dmlCreateDevice(&dd, &device));
     opdesc o;

@@ -21,6 +21,7 @@ DML_RESULT conf_device_open(conf_device* d, const char* backend)
     snprintf(d->backend, sizeof d->backend, "%s", backend);
     DML_DEVICE_DESC desc;
     memset(&desc, 0, sizeof desc);
+    desc.Size = sizeof desc;
     desc.Backend = backend;
     desc.Flags = DML_CREATE_DEVICE_FLAG_NONE;
     desc.MinimumFeatureLevel = DML_FEATURE_LEVEL_5_0;

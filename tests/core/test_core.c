@@ -618,7 +618,7 @@ START_TEST(compiles_refuse_plan_kinds_the_backend_lacks)
 {
     const DMLPluginTable* t = dml_core_plugin_table(&gathers_only, DML_PLUGIN_ABI_VERSION, NULL);
     ck_assert_ptr_nonnull(t);
-    DML_DEVICE_DESC dd = { 0 };
+    DML_DEVICE_DESC dd = { .Size = sizeof dd };
     DMLDevice device = NULL;
     ck_assert_int_eq(t->CreateDevice(&dd, &device), DML_S_OK);
     const uint32_t sizes[2] = { 2, 3 };

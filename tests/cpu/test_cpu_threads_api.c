@@ -13,7 +13,7 @@
 
 static DMLDevice create(const char* backend, DML_RESULT* result)
 {
-    DML_DEVICE_DESC desc = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     *result = dmlCreateDevice(&desc, &device);
     return device;
@@ -108,7 +108,7 @@ START_TEST(test_default_count)
     ck_assert_int_eq(dmlDeviceSetThreadLimit(device, 0, &in_use), DML_S_OK);
     ck_assert(in_use >= 1 && in_use <= 16);
     /* The adapter's description names the same count. */
-    DML_ADAPTER_INFO info;
+    DML_ADAPTER_INFO info = { .Size = sizeof info };
     ck_assert_int_eq(dmlDeviceGetAdapterInfo(device, &info), DML_S_OK);
     char want[32];
     snprintf(want, sizeof want, "(%u thread", in_use);

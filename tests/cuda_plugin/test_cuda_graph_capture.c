@@ -70,7 +70,7 @@ static DMLBindingTable bind(DMLDevice device, DMLCompiledOperator op, DMLBuffer*
 
 static void capture(void)
 {
-    DML_DEVICE_DESC dd = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     CHECK_OK(dmlCreateDevice(&dd, &device));
     cudaStream_t stream = NULL;

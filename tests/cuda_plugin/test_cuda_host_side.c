@@ -50,7 +50,7 @@ static ctx_set_fn ctx_set;
 
 static DMLDevice cuda_device(void)
 {
-    DML_DEVICE_DESC dd = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     return dmlCreateDevice(&dd, &device) == DML_S_OK ? device : NULL;
 }

@@ -78,7 +78,7 @@ START_TEST(plugin_probes_without_crashing)
         ck_assert_int_eq(probe.Available, 1);
         ck_assert_uint_eq(probe.AdapterCount, (unsigned)devices);
         ck_assert_str_eq(probe.Reason, "");
-        DML_ADAPTER_INFO info;
+        DML_ADAPTER_INFO info = { .Size = sizeof info };
         ck_assert_int_eq(table->GetAdapterInfo(0, &info), DML_S_OK);
         ck_assert_str_eq(info.Backend, "cuda");
         ck_assert_ptr_nonnull(strstr(info.Description, "compute capability"));
@@ -110,6 +110,8 @@ static DML_PLUGIN_INFO cuda_plugin_info(void)
     ck_assert_int_eq(dmlEnumeratePlugins(&count, NULL), DML_S_OK);
     DML_PLUGIN_INFO* all = calloc(count + 1, sizeof *all);
     ck_assert_ptr_nonnull(all);
+    for (uint32_t i = 0; i <= count; i++)
+        all[i].Size = sizeof all[i];
     ck_assert_int_eq(dmlEnumeratePlugins(&count, all), DML_S_OK);
     DML_PLUGIN_INFO found;
     memset(&found, 0, sizeof found);
@@ -134,8 +136,8 @@ START_TEST(dispatcher_lists_and_selects)
     ck_assert_int_eq(info.Score, 1000);
     int devices = driver_device_count();
     DMLDevice device = NULL;
-    DML_DEVICE_DESC best = { NULL, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
-    DML_DEVICE_DESC cuda = { "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC best = { sizeof(DML_DEVICE_DESC), NULL, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC cuda = { sizeof(DML_DEVICE_DESC), "cuda", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     if (devices > 0) {
         ck_assert_int_eq(info.Available, 1);
         ck_assert_int_eq(dmlCreateDevice(&best, &device), DML_S_OK);
@@ -164,6 +166,9 @@ START_TEST(dispatcher_lists_and_selects)
     uint32_t count = 0;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, NULL), DML_S_OK);
     DML_ADAPTER_INFO* adapters = calloc(count + 1, sizeof *adapters);
+    ck_assert_ptr_nonnull(adapters);
+    for (uint32_t i = 0; i <= count; i++)
+        adapters[i].Size = sizeof adapters[i];
     ck_assert_int_eq(dmlEnumerateAdapters(&count, adapters), DML_S_OK);
     for (uint32_t i = 0; i < count; i++)
         ck_assert_str_ne(adapters[i].Backend, "cuda");
@@ -178,6 +183,9 @@ START_TEST(cudaemu_is_listed_but_never_preferred)
     uint32_t count = 0;
     ck_assert_int_eq(dmlEnumeratePlugins(&count, NULL), DML_S_OK);
     DML_PLUGIN_INFO* all = calloc(count + 1, sizeof *all);
+    ck_assert_ptr_nonnull(all);
+    for (uint32_t i = 0; i <= count; i++)
+        all[i].Size = sizeof all[i];
     ck_assert_int_eq(dmlEnumeratePlugins(&count, all), DML_S_OK);
     int found = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -191,12 +199,12 @@ START_TEST(cudaemu_is_listed_but_never_preferred)
     free(all);
     ck_assert_msg(found, "libdml_cudaemu.so not found in the build tree's plugin directory");
     DMLDevice device = NULL;
-    DML_DEVICE_DESC best = { NULL, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC best = { sizeof(DML_DEVICE_DESC), NULL, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     ck_assert_int_eq(dmlCreateDevice(&best, &device), DML_S_OK);
     ck_assert_str_ne(backend_of(device), "cudaemu");
     dmlRelease(device);
 
-    DML_DEVICE_DESC emu = { "cudaemu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC emu = { sizeof(DML_DEVICE_DESC), "cudaemu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     ck_assert_int_eq(dmlCreateDevice(&emu, &device), DML_S_OK);
     ck_assert_str_eq(backend_of(device), "cudaemu");
     DMLCommandQueue queue = NULL;
@@ -204,6 +212,8 @@ START_TEST(cudaemu_is_listed_but_never_preferred)
     ck_assert_int_eq(dmlDeviceCreateCommandQueue(device, &native, &queue), DML_E_INVALIDARG); /* no native queues */
     dmlRelease(device);
     DML_ADAPTER_INFO adapters[16];
+    for (int i = 0; i < 16; i++)
+        adapters[i].Size = sizeof adapters[i];
     count = 16;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, adapters), DML_S_OK);
     found = 0;

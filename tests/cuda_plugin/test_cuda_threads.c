@@ -199,7 +199,7 @@ int main(void)
     if (!backend || !*backend)
         backend = "cuda";
     g_native_streams = strcmp(backend, "cuda") == 0;
-    DML_DEVICE_DESC dd = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     if (dmlCreateDevice(&dd, &g_device) != DML_S_OK) {
         printf("SKIPPED: needs a CUDA GPU: %s\n", dmlGetLastErrorMessage());
         return SKIP;

@@ -23,7 +23,8 @@ static int g_failed;
 
 int main(void)
 {
-    DML_DEVICE_DESC device_desc = { "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC device_desc = { sizeof(DML_DEVICE_DESC), "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     CHECK(dmlCreateDevice(&device_desc, &device));
 

@@ -35,7 +35,7 @@ static const char* backend_of(void* object)
 
 static DML_RESULT create(const char* backend, DMLDevice* device)
 {
-    DML_DEVICE_DESC desc = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     return dmlCreateDevice(&desc, device);
 }
 
@@ -44,6 +44,8 @@ static DML_PLUGIN_INFO* plugins(uint32_t* count)
     ck_assert_int_eq(dmlEnumeratePlugins(count, NULL), DML_S_OK);
     DML_PLUGIN_INFO* all = calloc(*count + 1, sizeof *all);
     ck_assert_ptr_nonnull(all);
+    for (uint32_t i = 0; i <= *count; i++)
+        all[i].Size = sizeof all[i];
     ck_assert_int_eq(dmlEnumeratePlugins(count, all), DML_S_OK);
     return all;
 }
@@ -207,6 +209,8 @@ START_TEST(path_plugins_win_over_builtin)
     ck_assert_int_eq(create("cpu", &device), DML_S_OK);
     ck_assert_ptr_nonnull(strstr(((DMLObjectHeader*)device)->Dispatch->Backend, "cpu"));
     DML_ADAPTER_INFO adapters[16];
+    for (int i = 0; i < 16; i++)
+        adapters[i].Size = sizeof adapters[i];
     uint32_t count = 16;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, adapters), DML_S_OK);
     int cpu = 0;
@@ -365,6 +369,9 @@ START_TEST(adapters_best_backend_first)
     ck_assert_uint_ge(total, 3); /* fakegpu x2, lowscore, then the cpu plugin's */
 
     DML_ADAPTER_INFO* all = calloc(total, sizeof *all);
+    ck_assert_ptr_nonnull(all);
+    for (uint32_t i = 0; i < total; i++)
+        all[i].Size = sizeof all[i];
     uint32_t count = total;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, all), DML_S_OK);
     ck_assert_uint_eq(count, total);
@@ -396,6 +403,7 @@ START_TEST(adapters_short_array_is_filled_and_ok)
     use_plugin_path(STUB_DIR("good"));
     DML_ADAPTER_INFO adapters[2];
     memset(adapters, 0xAB, sizeof adapters);
+    adapters[0].Size = sizeof adapters[0];
     uint32_t count = 1;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, adapters), DML_S_OK);
     ck_assert_uint_eq(count, 1);
@@ -414,7 +422,7 @@ START_TEST(plugins_count_convention)
     uint32_t total = 0;
     ck_assert_int_eq(dmlEnumeratePlugins(&total, NULL), DML_S_OK);
     ck_assert_uint_ge(total, 3);
-    DML_PLUGIN_INFO first[2];
+    DML_PLUGIN_INFO first[2] = { { .Size = sizeof first[0] }, { .Size = sizeof first[1] } };
     uint32_t count = 2;
     ck_assert_int_eq(dmlEnumeratePlugins(&count, first), DML_S_OK);
     ck_assert_uint_eq(count, 2);
@@ -492,7 +500,7 @@ START_TEST(null_handles_are_invalidarg)
     ck_assert_uint_eq(dmlRelease(NULL), 0);
     ck_assert_uint_eq(dmlAddRef(NULL), 0);
     ck_assert_int_eq(dmlCreateDevice(NULL, NULL), DML_E_INVALIDARG);
-    DML_DEVICE_DESC desc = { NULL, 0, 0, 0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), NULL, 0, 0, 0 };
     ck_assert_int_eq(dmlCreateDevice(&desc, NULL), DML_E_INVALIDARG);
 }
 END_TEST
@@ -616,7 +624,8 @@ START_TEST(message_callback_receives_plugin_messages)
     use_plugin_path(STUB_DIR("good"));
     captured seen = { 0 };
     dmlSetMessageCallback(capture, &seen);
-    DML_DEVICE_DESC desc = { "fakegpu", 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), "fakegpu", 0, DML_CREATE_DEVICE_FLAG_DEBUG,
+        DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     ck_assert_int_eq(dmlCreateDevice(&desc, &device), DML_S_OK);
     ck_assert_int_eq(seen.calls, 1);
@@ -636,7 +645,7 @@ START_TEST(debug_cpu_device_reports_errors_to_the_callback)
     use_plugin_path("");
     captured seen = { 0 };
     dmlSetMessageCallback(capture, &seen);
-    DML_DEVICE_DESC desc = { "cpu", 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), "cpu", 0, DML_CREATE_DEVICE_FLAG_DEBUG, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     ck_assert_msg(dmlCreateDevice(&desc, &device) == DML_S_OK, "%s", dmlGetLastErrorMessage());
     int before = seen.calls;
@@ -648,6 +657,67 @@ START_TEST(debug_cpu_device_reports_errors_to_the_callback)
     ck_assert_ptr_nonnull(strstr(seen.message, "dmlDeviceCreateOperator"));
     dmlRelease(device);
     dmlSetMessageCallback(NULL, NULL);
+}
+END_TEST
+
+/* ---- dmlGetVersion -------------------------------------------------------------- */
+
+/* The runtime's versions are the ones its headers and the project declare; the
+ * Size rules of a growable struct apply; no plugin is loaded for it. */
+START_TEST(version_is_the_headers_and_the_projects)
+{
+    DML_VERSION_INFO v;
+    memset(&v, 0xAB, sizeof v);
+    v.Size = sizeof v;
+    ck_assert_int_eq(dmlGetVersion(&v), DML_S_OK);
+    ck_assert_uint_eq(v.Size, sizeof v);
+    ck_assert_uint_eq(v.AbiMajor, DML_ABI_VERSION_MAJOR);
+    ck_assert_uint_eq(v.AbiMinor, DML_ABI_VERSION_MINOR);
+    ck_assert_uint_eq(v.PluginAbiVersion, DML_PLUGIN_ABI_VERSION);
+    char text[DML_RUNTIME_VERSION_SIZE];
+    snprintf(text, sizeof text, "%u.%u.%u", v.RuntimeMajor, v.RuntimeMinor, v.RuntimePatch);
+    ck_assert_str_eq(v.Runtime, text);
+    ck_assert_str_eq(v.Runtime, DML_TEST_PROJECT_VERSION);
+    for (size_t i = strlen(v.Runtime); i < sizeof v.Runtime; i++)
+        ck_assert_int_eq(v.Runtime[i], 0);
+
+    /* Refused: the message names call, field and rule; nothing written. */
+    ck_assert_int_eq(dmlGetVersion(NULL), DML_E_INVALIDARG);
+    ck_assert_str_eq(dmlGetLastErrorMessage(), "dmlGetVersion: info is NULL");
+    static const uint32_t refused[] = { 0, 56, 62, DML_STRUCT_SIZE_MAX + 4 };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        DML_VERSION_INFO bad, untouched;
+        memset(&bad, 0xCD, sizeof bad);
+        bad.Size = refused[i];
+        untouched = bad;
+        ck_assert_int_eq(dmlGetVersion(&bad), DML_E_INVALIDARG);
+        ck_assert(memcmp(&bad, &untouched, sizeof bad) == 0);
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "dmlGetVersion: info->Size = %u; must be sizeof(DML_VERSION_INFO) = 60",
+            refused[i]);
+        ck_assert_msg(strncmp(dmlGetLastErrorMessage(), prefix, strlen(prefix)) == 0, "%s",
+            dmlGetLastErrorMessage());
+    }
+    /* A successful call leaves the last message as it was. */
+    ck_assert_int_eq(dmlGetVersion(&v), DML_S_OK);
+    ck_assert_ptr_nonnull(strstr(dmlGetLastErrorMessage(), "must be sizeof(DML_VERSION_INFO)"));
+
+    /* A newer host's larger struct: the same members, the rest zeroed, its Size kept. */
+    _Alignas(4) unsigned char larger[sizeof(DML_VERSION_INFO) + 16];
+    memset(larger, 0xAB, sizeof larger);
+    uint32_t size = sizeof larger;
+    memcpy(larger, &size, sizeof size);
+    ck_assert_int_eq(dmlGetVersion((DML_VERSION_INFO*)(void*)larger), DML_S_OK);
+    ck_assert(memcmp(larger, &size, sizeof size) == 0);
+    ck_assert(memcmp(larger + 4, (unsigned char*)&v + 4, sizeof v - 4) == 0);
+    for (size_t i = sizeof v; i < sizeof larger; i++)
+        ck_assert_int_eq(larger[i], 0);
+
+    /* Nothing was discovered: a plugin path set now is still the one searched. */
+    use_plugin_path(STUB_DIR("good"));
+    DMLDevice device = NULL;
+    ck_assert_int_eq(create("fakegpu", &device), DML_S_OK);
+    dmlRelease(device);
 }
 END_TEST
 
@@ -728,6 +798,7 @@ static Suite* dispatcher_suite(void)
     tcase_add_test(host, message_callback_receives_plugin_messages);
     tcase_add_test(host, debug_cpu_device_reports_errors_to_the_callback);
     tcase_add_test(host, calc_buffer_tensor_size);
+    tcase_add_test(host, version_is_the_headers_and_the_projects);
     suite_add_tcase(s, host);
     return s;
 }

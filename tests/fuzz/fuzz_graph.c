@@ -263,7 +263,8 @@ static void open_backends(void)
     if (g_backends[0].device)
         return;
     for (int b = 0; b < 2; ++b) {
-        DML_DEVICE_DESC dd = { g_backends[b].name, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+        DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), g_backends[b].name, 0, DML_CREATE_DEVICE_FLAG_NONE,
+            DML_FEATURE_LEVEL_5_0 };
         if (dmlCreateDevice(&dd, &g_backends[b].device) || dmlDeviceCreateCommandQueue(g_backends[b].device, NULL,
                 &g_backends[b].queue) || dmlDeviceCreateCommandRecorder(g_backends[b].device, &g_backends[b].recorder))
             fail("opening a backend");

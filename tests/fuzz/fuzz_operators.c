@@ -327,8 +327,8 @@ static void ignore_message(DML_MESSAGE_SEVERITY severity, const char* message, v
 
 static void device_open(fz_device* d)
 {
-    DML_DEVICE_DESC desc = { d->backend, 0, d->debug ? DML_CREATE_DEVICE_FLAG_DEBUG : DML_CREATE_DEVICE_FLAG_NONE,
-        DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), d->backend, 0,
+        d->debug ? DML_CREATE_DEVICE_FLAG_DEBUG : DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DML_RESULT r = dmlCreateDevice(&desc, &d->device);
     if (r < 0)
         fz_fail("dmlCreateDevice", d->backend, r);

@@ -21,7 +21,7 @@ static inject_fn inject;
 
 static DMLDevice new_device(void)
 {
-    DML_DEVICE_DESC desc = { "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device = NULL;
     ck_assert_int_eq(dmlCreateDevice(&desc, &device), DML_S_OK);
     if (!inject) {

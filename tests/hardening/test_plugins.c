@@ -27,6 +27,8 @@ static DML_PLUGIN_INFO find_plugin(const char* suffix)
     uint32_t count = 0;
     ck_assert_int_eq(dmlEnumeratePlugins(&count, NULL), DML_S_OK);
     DML_PLUGIN_INFO* all = calloc(count + 1, sizeof *all);
+    for (uint32_t i = 0; i <= count; i++)
+        all[i].Size = sizeof all[i];
     ck_assert_int_eq(dmlEnumeratePlugins(&count, all), DML_S_OK);
     DML_PLUGIN_INFO found;
     memset(&found, 0, sizeof found);
@@ -45,7 +47,7 @@ static DML_PLUGIN_INFO find_plugin(const char* suffix)
 
 static DML_RESULT create(const char* backend, DMLDevice* device)
 {
-    DML_DEVICE_DESC desc = { backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC desc = { sizeof(DML_DEVICE_DESC), backend, 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     return dmlCreateDevice(&desc, device);
 }
 
@@ -90,6 +92,8 @@ START_TEST(failing_probe_does_not_stop_the_others)
     ck_assert_int_eq(create("bzero", &device), DML_E_UNSUPPORTED);
     /* Adapters list only what is available. */
     DML_ADAPTER_INFO adapters[16];
+    for (int i = 0; i < 16; i++)
+        adapters[i].Size = sizeof adapters[i];
     uint32_t count = 16, hgood = 0;
     ck_assert_int_eq(dmlEnumerateAdapters(&count, adapters), DML_S_OK);
     for (uint32_t i = 0; i < count; i++) {

@@ -99,7 +99,7 @@ static void run_operator(const DML_OPERATOR_DESC* desc, uint32_t inputs, const c
     step.message.ascii = "step";
     nvtxDomainRangePushEx(host, &step);
 
-    DML_DEVICE_DESC dd = { "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     DMLOperator op;
     DMLCompiledOperator compiled;
@@ -195,7 +195,7 @@ END_TEST
 START_TEST(failed_calls_are_balanced)
 {
     setup_injection(1);
-    DML_DEVICE_DESC dd = { "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
+    DML_DEVICE_DESC dd = { sizeof(DML_DEVICE_DESC), "cpu", 0, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0 };
     DMLDevice device;
     DMLOperator op;
     check_ok(dmlCreateDevice(&dd, &device), "dmlCreateDevice");

@@ -1,6 +1,7 @@
 """check_dmlinfo_json.py DMLINFO — dmlinfo --json is one valid JSON object that
-says what the text form says: the same plugins (paths), the same selected
-backend and adapter, and the CPU plugin's known facts (available, software,
+says what the text form says: the same runtime version, the same plugins
+(paths), the same selected backend and adapter, and the CPU plugin's known
+facts (available, software,
 all eleven data types, feature level 5_0). A JSON string with a quote, a
 backslash or a control byte in it (a plugin path) must round-trip: run it once
 more with such a directory in DML_PLUGIN_PATH."""
@@ -28,7 +29,12 @@ def check(condition, what):
 
 info = json.loads(run("--json"))
 text = run()
-check(set(info) == {"plugins", "adapters", "selected"}, f"top-level keys {sorted(info)}")
+check(set(info) == {"version", "plugins", "adapters", "selected"}, f"top-level keys {sorted(info)}")
+version = info["version"]
+check(re.fullmatch(r"\d+\.\d+\.\d+", version["runtime"]) and re.fullmatch(r"\d+\.\d+", version["abi"])
+      and isinstance(version["plugin_abi"], int), f"version {version}")
+check(text.startswith(f"Runtime {version['runtime']} (ABI {version['abi']}, plugin ABI {version['plugin_abi']})\n"),
+      f"version {version} not the text form's first line: {text.splitlines()[0]}")
 text_paths = re.findall(r"^  (/\S.*)$", text, re.M)
 check([p["path"] for p in info["plugins"]] == text_paths, f"plugin paths differ from the text form: {text_paths}")
 cpu = [p for p in info["plugins"] if p["backend"] == "cpu"]
