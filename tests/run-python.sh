@@ -14,6 +14,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
+mkdir -p "$build"
+build=$(cd "$build" && pwd) # the suite runs from elsewhere
 venv=$build/py-venv
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
