@@ -415,10 +415,8 @@ static DML_RESULT allocate_slots(const dml_device* device, const char* call, DML
 DML_RESULT dml_binding_table_create(DMLDevice handle, const DML_BINDING_TABLE_DESC* desc, DMLBindingTable* out)
 {
     static const char call[] = "dmlDeviceCreateBindingTable";
-    dml_device* device = (dml_device*)handle;
-    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
-    DML_RESULT r = dml_device_check(device, call);
+    dml_device* device;
+    DML_RESULT r = dml_device_open(handle, call, &device);
     if (r < 0)
         return r;
     if (!desc || !out)

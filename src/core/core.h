@@ -72,19 +72,23 @@ DML_RESULT dml_binding_table_reset(DMLBindingTable table, const DML_BINDING_TABL
 extern const dml_object_class dml_binding_table_class;
 
 
+/* The device behind a handle: DML_E_INVALIDARG for anything but a device
+ * (naming a released one), DML_E_DEVICE_REMOVED for a removed one. */
+DML_RESULT dml_device_open(DMLDevice handle, const char* call, dml_device** device);
+
 /* The host's references and names (the plugin table's AddRef, Release, SetName). */
 uint32_t dml_host_add_ref(void* object);
 uint32_t dml_host_release(void* object);
 DML_RESULT dml_set_name(void* object, const char* name);
-DML_RESULT dml_device_get_adapter_info(DMLDevice device, DML_ADAPTER_INFO* info);
-/* The plugin table's GetAdapterInfo: the backend's, by dml.h's Size rules. */
-DML_RESULT dml_plugin_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info);
-DML_RESULT dml_device_set_thread_limit(DMLDevice device, uint32_t max_threads, uint32_t* threads_in_use);
 
 /* ---- device.c: devices and what they create ------------------------------ */
 
 DML_RESULT dml_create_device(const DML_DEVICE_DESC* desc, DMLDevice* device);
 DML_RESULT dml_device_get_removed_reason(DMLDevice device);
+DML_RESULT dml_device_get_adapter_info(DMLDevice device, DML_ADAPTER_INFO* info);
+/* The plugin table's GetAdapterInfo: the backend's, by dml.h's Size rules. */
+DML_RESULT dml_plugin_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info);
+DML_RESULT dml_device_set_thread_limit(DMLDevice device, uint32_t max_threads, uint32_t* threads_in_use);
 DML_RESULT dml_device_check_feature_support(DMLDevice device, DML_FEATURE feature, uint32_t query_size,
     const void* query, uint32_t support_size, void* support);
 DML_RESULT dml_create_operator(DMLDevice device, const DML_OPERATOR_DESC* desc, DMLOperator* op);

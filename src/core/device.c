@@ -61,14 +61,12 @@ static DML_RESULT out_of_memory(const dml_device* device, const char* call)
 
 /* Resolves a device handle; the dispatcher checked it, but the core is also
  * called directly by tests and by other handles' owners. */
-#define DEVICE_OR_FAIL(handle, call)                                                               \
-    dml_device* device = (dml_device*)(handle);                                                    \
-    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))                                            \
-        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);                      \
-    do {                                                                                           \
-        DML_RESULT removed_ = dml_device_check(device, call);                                      \
-        if (removed_ < 0)                                                                          \
-            return removed_;                                                                       \
+#define DEVICE_OR_FAIL(handle, call)                                \
+    dml_device* device = NULL;                                      \
+    do {                                                            \
+        DML_RESULT open_ = dml_device_open((handle), (call), &device); \
+        if (open_ < 0)                                              \
+            return open_;                                           \
     } while (0)
 
 DML_RESULT dml_create_device(const DML_DEVICE_DESC* host_desc, DMLDevice* out)
@@ -120,6 +118,57 @@ DML_RESULT dml_create_device(const DML_DEVICE_DESC* host_desc, DMLDevice* out)
         return r;
     }
     *out = (DMLDevice)device;
+    return DML_S_OK;
+}
+
+/* The backend's adapter info, written into the caller's growable struct by
+ * dml.h's Size rules; device NULL for the plugin table's GetAdapterInfo. */
+static DML_RESULT adapter_info(const dml_device* device, const char* call, uint32_t adapter_index,
+    DML_ADAPTER_INFO* info)
+{
+    if (!info)
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: info is NULL", call);
+    char problem[512];
+    if (dml_struct_size_problem(info->Size, DML_ADAPTER_INFO_LAYOUT, "info->", problem, sizeof problem))
+        return dml_device_fail(device, DML_E_INVALIDARG, "%s: %s", call, problem);
+    DML_ADAPTER_INFO result;
+    memset(&result, 0, sizeof result);
+    const dml_backend* backend = device ? device->backend : dml_core_backend;
+    DML_RESULT r = backend->get_adapter_info(adapter_index, &result);
+    if (r < 0)
+        return dml_device_relay(device, r);
+    dml_struct_write(info, &result, DML_ADAPTER_INFO_LAYOUT);
+    return DML_S_OK;
+}
+
+DML_RESULT dml_device_get_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
+{
+    static const char call[] = "dmlDeviceGetAdapterInfo";
+    dml_device* device = (dml_device*)handle;
+    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
+    return adapter_info(device, call, device->adapter_index, info);
+}
+
+DML_RESULT dml_plugin_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info)
+{
+    return adapter_info(NULL, "GetAdapterInfo (plugin table)", adapter_index, info);
+}
+
+DML_RESULT dml_device_set_thread_limit(DMLDevice handle, uint32_t max_threads, uint32_t* threads_in_use)
+{
+    static const char call[] = "dmlDeviceSetThreadLimit";
+    DEVICE_OR_FAIL(handle, call);
+    if (!device->backend->set_thread_limit)
+        return dml_device_fail(device, DML_E_NOTIMPL,
+            "%s: the %s backend uses no host threads for dispatches, so it has no thread limit", call,
+            device->backend->name);
+    uint32_t in_use = 0;
+    DML_RESULT r = device->backend->set_thread_limit(device->state, max_threads, &in_use);
+    if (r < 0)
+        return dml_device_relay(device, r);
+    if (threads_in_use)
+        *threads_in_use = in_use;
     return DML_S_OK;
 }
 

@@ -681,10 +681,8 @@ DML_RESULT dml_compile_graph(DMLDevice handle, const DML_GRAPH_DESC* desc, DML_E
     DMLCompiledOperator* out)
 {
     static const char call[] = "dmlDeviceCompileGraph";
-    dml_device* device = (dml_device*)handle;
-    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
-    DML_RESULT r = dml_device_check(device, call);
+    dml_device* device;
+    DML_RESULT r = dml_device_open(handle, call, &device);
     if (r < 0)
         return r;
     if (!desc || !out)

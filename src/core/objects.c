@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "object_types.h"
-#include "struct_size.h"
 
 /* This copy of the core's table and backend: every handle points at the
  * table first (plugin_table.c fills both). */
@@ -265,59 +264,15 @@ DML_RESULT dml_device_remove(dml_device* device, DML_RESULT result)
     return dml_device_relay(device, result);
 }
 
-/* The backend's adapter info, written into the caller's growable struct by
- * dml.h's Size rules; device NULL for the plugin table's GetAdapterInfo. */
-static DML_RESULT adapter_info(const dml_device* device, const char* call, uint32_t adapter_index,
-    DML_ADAPTER_INFO* info)
+DML_RESULT dml_device_open(DMLDevice handle, const char* call, dml_device** device)
 {
-    if (!info)
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: info is NULL", call);
-    char problem[512];
-    if (dml_struct_size_problem(info->Size, DML_ADAPTER_INFO_LAYOUT, "info->", problem, sizeof problem))
-        return dml_device_fail(device, DML_E_INVALIDARG, "%s: %s", call, problem);
-    DML_ADAPTER_INFO result;
-    memset(&result, 0, sizeof result);
-    const dml_backend* backend = device ? device->backend : dml_core_backend;
-    DML_RESULT r = backend->get_adapter_info(adapter_index, &result);
-    if (r < 0)
-        return dml_device_relay(device, r);
-    dml_struct_write(info, &result, DML_ADAPTER_INFO_LAYOUT);
-    return DML_S_OK;
-}
-
-DML_RESULT dml_device_get_adapter_info(DMLDevice handle, DML_ADAPTER_INFO* info)
-{
-    static const char call[] = "dmlDeviceGetAdapterInfo";
-    dml_device* device = (dml_device*)handle;
-    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_invalid_handle(NULL, call, "device", "DMLDevice", device);
-    return adapter_info(device, call, device->adapter_index, info);
-}
-
-DML_RESULT dml_plugin_get_adapter_info(uint32_t adapter_index, DML_ADAPTER_INFO* info)
-{
-    return adapter_info(NULL, "GetAdapterInfo (plugin table)", adapter_index, info);
-}
-
-DML_RESULT dml_device_set_thread_limit(DMLDevice handle, uint32_t max_threads, uint32_t* threads_in_use)
-{
-    static const char call[] = "dmlDeviceSetThreadLimit";
-    dml_device* device = (dml_device*)handle;
-    if (!dml_is_object(device, DML_OBJECT_TYPE_DEVICE))
-        return dml_set_error(DML_E_INVALIDARG, "%s: device is not a valid DMLDevice", call);
-    DML_RESULT r = dml_device_check(device, call);
+    dml_device* d = (dml_device*)handle;
+    if (!dml_is_object(d, DML_OBJECT_TYPE_DEVICE))
+        return dml_invalid_handle(NULL, call, "device", "DMLDevice", d);
+    DML_RESULT r = dml_device_check(d, call);
     if (r < 0)
         return r;
-    if (!device->backend->set_thread_limit)
-        return dml_device_fail(device, DML_E_NOTIMPL,
-            "%s: the %s backend uses no host threads for dispatches, so it has no thread limit", call,
-            device->backend->name);
-    uint32_t in_use = 0;
-    r = device->backend->set_thread_limit(device->state, max_threads, &in_use);
-    if (r < 0)
-        return dml_device_relay(device, r);
-    if (threads_in_use)
-        *threads_in_use = in_use;
+    *device = d;
     return DML_S_OK;
 }
 
