@@ -133,6 +133,50 @@ static const dmlrun_op reverse = {
     .examples = reverse_examples,
 };
 
+/* ---- TILE ------------------------------------------------------------------ */
+
+static void tile_check(const dmlrun_args* a)
+{
+    const uint32_t* repeats = dmlrun_value_of(a, "--repeats")->u;
+    for (uint32_t i = 0; i < a->rank; i++)
+        if ((uint64_t)a->sizes[i] * repeats[i] > UINT32_MAX)
+            tool_fail("--repeats: Sizes[%" PRIu32 "] * Repeats[%" PRIu32 "] = %" PRIu64
+                " does not fit a 32-bit output size", i, i, (uint64_t)a->sizes[i] * repeats[i]);
+}
+
+static void tile_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    const uint32_t* repeats = dmlrun_value_of(a, "--repeats")->u;
+    uint32_t out_sizes[DMLRUN_MAX_RANK];
+    for (uint32_t i = 0; i < a->rank; i++)
+        out_sizes[i] = a->sizes[i] * repeats[i]; /* a repeat of 0 is the runtime's to report */
+    host_tensor* output = dmlrun_set_output(call, a->type, a->rank, out_sizes);
+    DML_TILE_OPERATOR_DESC* d = dmlrun_desc(call, DML_OPERATOR_TILE, sizeof *d);
+    *d = (DML_TILE_OPERATOR_DESC){ &call->tensors[0].desc, &output->desc, a->rank, repeats };
+    dmlrun_print_u("Repeats", a->rank, repeats);
+}
+
+static const dmlrun_example tile_examples[] = {
+    { "TILE example: input {1,1,2,3}, repeats {1,1,3,3}", "--sizes 1,1,2,3 --repeats 1,1,3,3",
+        "1,2,3,1,2,3,1,2,3,4,5,6,4,5,6,4,5,6,"
+        "1,2,3,1,2,3,1,2,3,4,5,6,4,5,6,4,5,6,"
+        "1,2,3,1,2,3,1,2,3,4,5,6,4,5,6,4,5,6" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op tile = {
+    .name = "tile",
+    .title = "TILE",
+    .usage = "--sizes S --repeats R",
+    .notes = "the input repeated R[i] times along dimension i: output sizes S[i] * R[i]",
+    .options = {
+        { "--repeats", DMLRUN_LIST, true },
+    },
+    .check = tile_check,
+    .build = tile_build,
+    .examples = tile_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -140,6 +184,7 @@ const dmlrun_op* const dmlrun_ops[] = {
     &reverse,
     &slice1,
     &slice,
+    &tile,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];
