@@ -14,8 +14,9 @@ dynamic loader. Failures raise dml.DmlError carrying the runtime's message.
 See docs/python.md in the project.
 """
 from ._lib import DmlError
-from ._ops import Tensor, identity, reverse_subsequences, slice, slice1  # noqa: A004
+from ._ops import Tensor, identity, reverse_subsequences, slice, slice1, tile  # noqa: A004
 from .graph import CompiledGraph, Graph
 
-__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "identity", "reverse_subsequences", "slice", "slice1"]
+__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "identity", "reverse_subsequences", "slice", "slice1",
+           "tile"]
 __version__ = "1.0.0"
