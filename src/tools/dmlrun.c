@@ -484,17 +484,21 @@ static void parse_command_line(int argc, char** argv, command* c)
 
 /* ---- The operators' documented examples ----------------------------------- */
 
-/* An example's options, split at spaces, parsed as a command line. */
-static void example_args(const dmlrun_op* op, const dmlrun_example* e, dmlrun_args* a)
+/* An example's options, split at spaces (in words, which a's values point
+ * into: it must outlive a), parsed as a command line. */
+static void example_args(const dmlrun_op* op, const dmlrun_example* e, dmlrun_args* a, char* words, size_t size)
 {
-    char copy[512];
     char* argv[64];
     int argc = 0;
-    snprintf(copy, sizeof copy, "%s", e->options);
+    if ((size_t)snprintf(words, size, "%s", e->options) >= size)
+        tool_fail("internal error: the options of example '%s' are too long", e->title);
     argv[argc++] = (char*)"example";
     char* cursor = NULL;
-    for (char* word = strtok_r(copy, " ", &cursor); word && argc < 64; word = strtok_r(NULL, " ", &cursor))
+    for (char* word = strtok_r(words, " ", &cursor); word; word = strtok_r(NULL, " ", &cursor)) {
+        if (argc == 64)
+            tool_fail("internal error: example '%s' has more than 63 words", e->title);
         argv[argc++] = word;
+    }
     memset(a, 0, sizeof *a);
     a->op = op;
     a->type = DML_TENSOR_DATA_TYPE_FLOAT32;
@@ -511,7 +515,8 @@ static int run_examples(tool_device* dev)
         const dmlrun_op* op = dmlrun_ops[k];
         for (const dmlrun_example* e = op->examples; e && e->title; e++) {
             dmlrun_args a;
-            example_args(op, e, &a);
+            char words[512];
+            example_args(op, e, &a, words, sizeof words);
             printf("== %s\n", e->title);
             host_tensor output = run_request(dev, &a);
             host_tensor expected;
