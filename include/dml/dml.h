@@ -403,6 +403,17 @@ typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
     const DML_SCALE_BIAS* ScaleBias;
 } DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
 
+/* Output[c] = Input[c mod Input.Sizes] (per dimension): the input repeated
+ * Repeats[i] times along each dimension i. RepeatsCount is the DimensionCount
+ * of both tensors, Repeats[i] >= 1, Output.Sizes[i] = Input.Sizes[i] *
+ * Repeats[i], same data type (any). */
+typedef struct DML_TILE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT RepeatsCount;
+    const UINT* Repeats; /* RepeatsCount values */
+} DML_TILE_OPERATOR_DESC;
+
 /* ---- Graphs (DirectML's IDMLDevice1::CompileGraph) -------------------- */
 typedef enum DML_GRAPH_NODE_TYPE {
     DML_GRAPH_NODE_TYPE_INVALID = 0,

@@ -452,3 +452,39 @@ def reverse_subsequences(x, lengths, axis, *, backend=None):
                                                    ctypes.pointer(out.tensor), axis)
     _dispatch(device, stream, _lib.OPERATOR_REVERSE_SUBSEQUENCES, desc, [data, lengths_operand], [out])
     return _result(x, device, out, view.dtype)
+
+
+# ---- TILE --------------------------------------------------------------------
+
+
+class _TileDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)),
+                ("RepeatsCount", ctypes.c_uint32), ("Repeats", ctypes.POINTER(ctypes.c_uint32))]
+
+
+OPERATOR_TILE = 70
+
+
+def tile(x, reps, *, backend=None):
+    """DML_OPERATOR_TILE with numpy.tile's convention: x repeated reps[i] times
+    along each dimension. reps (an integer or a sequence) shorter than x.ndim
+    is prepended with 1s; longer, x's shape is prepended with 1s. A repeat of
+    0 (an empty result) is the runtime's to refuse (DmlError)."""
+    reps = _check_ints("dml.tile: reps", list(reps) if hasattr(reps, "__iter__") else [reps], 0, 0xFFFFFFFF)
+    device, stream, view = _placement(x, backend)
+    rank = max(view.ndim, len(reps))
+    if rank == 0:
+        raise ValueError("dml.tile: a 0-dimensional result is not supported (give reps, or x, a dimension)")
+    reps = [1] * (rank - len(reps)) + reps
+    pad = rank - view.ndim
+    view.shape, view.strides, view.ndim = (1,) * pad + tuple(view.shape), (0,) * pad + tuple(view.strides), rank
+    shape = [n * r for n, r in zip(view.shape, reps)]
+    for i, n in enumerate(shape):
+        if n > 0xFFFFFFFF:
+            raise ValueError("dml.tile: dimension %d would have %d * %d = %d elements, more than 2^32 - 1"
+                             % (i, view.shape[i], reps[i], n))
+    data = _readable(device, stream, view)  # TILE cannot walk backwards: negative strides get a packed copy
+    out = _Output(device, shape, data.type)
+    desc = _TileDesc(ctypes.pointer(data.tensor), ctypes.pointer(out.tensor), rank, _u32_array(reps))
+    _dispatch(device, stream, OPERATOR_TILE, desc, [data], [out])
+    return _result(x, device, out, view.dtype)

@@ -200,6 +200,45 @@ class Operators(unittest.TestCase):
                 assert_same(self, got, want, "case %d %s %s axis %d lengths %s on %s"
                             % (i, x.shape, x.strides, axis, lengths_full.reshape(-1), backend))
 
+    def test_tile_documented_example(self):
+        x = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+        row = [1, 2, 3, 1, 2, 3, 1, 2, 3]
+        want = [[row, [v + 3 for v in row]] * 3]
+        for backend in BACKENDS:
+            np.testing.assert_array_equal(dml.tile(x, [1, 1, 3, 3], backend=backend), [want])
+
+    def test_tile_random(self):
+        """Against numpy.tile: reps shorter than, as long as and longer than
+        x.ndim (numpy's prepended 1s), given as lists, tuples, numpy arrays or
+        a single integer; views with negative, broadcast, padded strides and
+        misaligned bases."""
+        rng = np.random.default_rng(SEED + 7)
+        for i in range(150):
+            shape = random_shape(rng, max_rank=4, max_elements=60)
+            dtype = DTYPES[(i * 7) % len(DTYPES)]
+            x = random_view(rng, shape, dtype)
+            count = int(rng.integers(1, 5 + len(shape) - 1))  # 1 .. ndim + 3: at most 8 dimensions
+            reps = [int(rng.choice([1, 1, 2, 3, 4])) for _ in range(count)]
+            if i % 5 == 1:
+                reps = tuple(reps)
+            elif i % 5 == 2:
+                reps = np.array(reps, dtype=np.int64)
+            elif i % 5 == 3:
+                reps = reps[0]
+            want = np.tile(x, reps)
+            for backend in BACKENDS:
+                got = dml.tile(x, reps, backend=backend)
+                assert_same(self, got, want, "case %d %s %s %s reps %s on %s"
+                            % (i, x.dtype, x.shape, x.strides, reps, backend))
+
+    def test_tile_eight_dimensions(self):
+        # 16 dimensions after splitting: the runtime runs several plans.
+        big = np.arange(3**8, dtype=np.uint16).reshape([3] * 8)
+        x = big[:2, ::2, ::-2, :2, :2, ::2, :2, ::-2]  # padded and reversed, its lowest address aligned
+        self.assertEqual(x.shape, (2,) * 8)
+        for backend in BACKENDS:
+            assert_same(self, dml.tile(x, [2] * 8, backend=backend), np.tile(x, [2] * 8), "8-D tile on " + backend)
+
     def test_full_reversal_is_flip(self):
         rng = np.random.default_rng(SEED + 3)
         for _ in range(20):
@@ -244,6 +283,16 @@ class Operators(unittest.TestCase):
 
 
 class Errors(unittest.TestCase):
+    def test_tile_repeats(self):
+        x = np.zeros((2, 3), np.int32)
+        with self.assertRaises(dml.DmlError) as e:
+            dml.tile(x, [2, 0])
+        self.assertIn("dmlDeviceCreateOperator(TILE): Repeats[1] = 0; must be >= 1", str(e.exception))
+        with self.assertRaisesRegex(ValueError, r"reps\[0\] = -1"):
+            dml.tile(x, [-1, 2])
+        with self.assertRaisesRegex(ValueError, "more than 2\\^32 - 1"):
+            dml.tile(np.broadcast_to(np.zeros(1, np.int8), (65536,)), 65537)
+
     def test_runtime_messages(self):
         x = np.zeros((1, 1, 4, 4), np.float32)
         with self.assertRaises(dml.DmlError) as e:

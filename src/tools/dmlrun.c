@@ -1,34 +1,25 @@
 /*
- * dmlrun — runs one SLICE1, SLICE or REVERSE_SUBSEQUENCES operator described
- * on the command line, through the public API only, and prints its input and
- * output. `dmlrun --examples` runs the examples of the operator spec and
- * checks their results.
+ * dmlrun — runs one operator described on the command line, through the
+ * public API only, and prints its input and output. `dmlrun --examples` runs
+ * the examples of DirectML's documentation and checks their results. The
+ * operators are the entries of dmlrun_ops.c (dmlrun.h); this file is the
+ * driver they share.
  *
  * Exit status: 0 on success, 1 when an example's output is wrong, 2 when an
  * API call fails or the command line is wrong.
  */
-#include "common.h"
+#include "dmlrun.h"
 #include "dmlrun_graph.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RANK DML_TENSOR_DIMENSION_COUNT_MAX1
+#define MAX_RANK DMLRUN_MAX_RANK
 
 /* ---- A host-side tensor and its desc ------------------------------------ */
 
-typedef struct host_tensor {
-    DML_TENSOR_DATA_TYPE type;
-    uint32_t rank;
-    uint32_t sizes[MAX_RANK];
-    uint64_t count;
-    DML_BUFFER_TENSOR_DESC buffer_desc;
-    DML_TENSOR_DESC desc;
-    unsigned char* data; /* packed, buffer_desc.TotalTensorSizeInBytes bytes */
-} host_tensor;
-
-static void tensor_init(host_tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes)
+void host_tensor_init(host_tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes)
 {
     memset(t, 0, sizeof *t);
     t->type = type;
@@ -51,7 +42,7 @@ static void tensor_init(host_tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank
         tool_fail("out of host memory for a tensor of %" PRIu64 " bytes", bytes);
 }
 
-static void tensor_free(host_tensor* t)
+void host_tensor_free(host_tensor* t)
 {
     free(t->data);
     t->data = NULL;
@@ -62,8 +53,7 @@ static void* tensor_element(host_tensor* t, uint64_t index)
     return t->data + index * dml_data_type_size(t->type);
 }
 
-/* Fills t from "v,v,..." (exactly t->count values), or with 1..N when text is NULL. */
-static void tensor_fill(host_tensor* t, const char* text, const char* option)
+void host_tensor_fill(host_tensor* t, const char* text, const char* option)
 {
     if (!text) {
         for (uint64_t i = 0; i < t->count; i++)
@@ -90,7 +80,7 @@ static void tensor_fill(host_tensor* t, const char* text, const char* option)
         tool_fail("%s: %" PRIu64 " values given, expected %" PRIu64 " (the product of the sizes)", option, n, t->count);
 }
 
-static void tensor_print(const char* title, const host_tensor* t)
+void host_tensor_print(const char* title, const host_tensor* t)
 {
     printf("%s ", title);
     tool_print_sizes(stdout, t->rank, t->sizes);
@@ -117,7 +107,7 @@ static DML_BINDING_DESC buffer_binding(DML_BUFFER_BINDING* binding, DMLBuffer bu
 
 /* Creates, compiles, initializes and dispatches op with the given inputs
  * (in the desc's binding order), then reads the result into output->data. */
-static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_tensor* const* inputs,
+static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_tensor* inputs,
     uint32_t input_count, host_tensor* output)
 {
     DMLOperator op = NULL;
@@ -160,12 +150,12 @@ static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_t
         "dmlCommandRecorderRecordDispatch(initializer)");
 
     /* Execute. */
-    DMLBuffer buffers[4] = { NULL };
-    DML_BUFFER_BINDING bindings[4];
-    DML_BINDING_DESC input_descs[3];
+    DMLBuffer buffers[DMLRUN_MAX_INPUTS] = { NULL };
+    DML_BUFFER_BINDING bindings[DMLRUN_MAX_INPUTS];
+    DML_BINDING_DESC input_descs[DMLRUN_MAX_INPUTS];
     for (uint32_t i = 0; i < input_count; i++) {
-        buffers[i] = upload(dev, inputs[i]);
-        input_descs[i] = buffer_binding(&bindings[i], buffers[i], inputs[i]->buffer_desc.TotalTensorSizeInBytes);
+        buffers[i] = upload(dev, &inputs[i]);
+        input_descs[i] = buffer_binding(&bindings[i], buffers[i], inputs[i].buffer_desc.TotalTensorSizeInBytes);
     }
     uint64_t output_bytes = output->buffer_desc.TotalTensorSizeInBytes;
     DMLBuffer output_buffer = upload(dev, output); /* zeros: untouched bytes read back as 0 */
@@ -197,46 +187,51 @@ static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_t
     dmlRelease(op);
 }
 
-/* ---- Operator requests: from the command line or an example ------------- */
+/* ---- Building a call (dmlrun.h) ------------------------------------------ */
 
-typedef enum op_kind { OP_NONE, OP_SLICE1, OP_SLICE, OP_REVERSE } op_kind;
-
-typedef struct request {
-    op_kind kind;
-    DML_TENSOR_DATA_TYPE type;
-    uint32_t rank;
-    uint32_t sizes[MAX_RANK];
-    uint32_t offsets[MAX_RANK];
-    uint32_t windows[MAX_RANK];    /* SLICE1 --window-sizes; SLICE --slice-sizes */
-    int32_t strides[MAX_RANK];
-    uint32_t output_sizes[MAX_RANK];
-    bool have_offsets, have_windows, have_strides, have_output_sizes;
-    uint32_t axis;
-    bool have_axis;
-    DML_TENSOR_DATA_TYPE lengths_type;
-    const char* input;   /* "v,v,..." or NULL for 1..N */
-    const char* lengths; /* REVERSE: "v,v,..." */
-} request;
-
-static const char* op_name(op_kind kind)
+const dmlrun_value* dmlrun_value_of(const dmlrun_args* args, const char* option)
 {
-    switch (kind) {
-    case OP_SLICE1: return "SLICE1";
-    case OP_SLICE: return "SLICE";
-    case OP_REVERSE: return "REVERSE_SUBSEQUENCES";
-    case OP_NONE: break;
-    }
-    return "?";
+    for (uint32_t k = 0; k < DMLRUN_MAX_OPTIONS && args->op->options[k].name; k++)
+        if (strcmp(args->op->options[k].name, option) == 0)
+            return &args->values[k];
+    fprintf(stderr, "%s: internal error: %s has no option %s\n", tool_name, args->op->name, option);
+    abort();
 }
 
-static void print_list_u(const char* name, uint32_t rank, const uint32_t* values)
+void* dmlrun_desc(dmlrun_call* call, DML_OPERATOR_TYPE type, size_t size)
+{
+    call->desc_storage = calloc(1, size);
+    if (!call->desc_storage)
+        tool_fail("out of memory");
+    call->desc = (DML_OPERATOR_DESC){ type, call->desc_storage };
+    return call->desc_storage;
+}
+
+host_tensor* dmlrun_add_input(dmlrun_call* call, const char* title, DML_TENSOR_DATA_TYPE type, uint32_t rank,
+    const uint32_t* sizes)
+{
+    if (call->input_count == DMLRUN_MAX_INPUTS)
+        tool_fail("internal error: more than %d inputs", DMLRUN_MAX_INPUTS);
+    host_tensor* t = &call->tensors[call->input_count];
+    call->titles[call->input_count++] = title;
+    host_tensor_init(t, type, rank, sizes);
+    return t;
+}
+
+host_tensor* dmlrun_set_output(dmlrun_call* call, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes)
+{
+    host_tensor_init(&call->output, type, rank, sizes);
+    return &call->output;
+}
+
+void dmlrun_print_u(const char* name, uint32_t rank, const uint32_t* values)
 {
     printf("  %s ", name);
     tool_print_sizes(stdout, rank, values);
     printf("\n");
 }
 
-static void print_list_i(const char* name, uint32_t rank, const int32_t* values)
+void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values)
 {
     printf("  %s {", name);
     for (uint32_t i = 0; i < rank; i++)
@@ -246,63 +241,24 @@ static void print_list_i(const char* name, uint32_t rank, const int32_t* values)
 
 /* Runs the request on dev, prints input(s) and output; returns the output
  * (caller frees) so examples can check it. */
-static host_tensor run_request(tool_device* dev, const request* r)
+static host_tensor run_request(tool_device* dev, const dmlrun_args* a)
 {
-    host_tensor input, lengths, output;
-    tensor_init(&input, r->type, r->rank, r->sizes);
-    tensor_fill(&input, r->input, "--input");
-    memset(&lengths, 0, sizeof lengths);
+    dmlrun_call call;
+    memset(&call, 0, sizeof call);
+    host_tensor* input = dmlrun_add_input(&call, "input", a->type, a->rank, a->sizes);
+    host_tensor_fill(input, a->input, "--input");
 
-    DML_OPERATOR_DESC desc;
-    DML_SLICE1_OPERATOR_DESC slice1;
-    DML_SLICE_OPERATOR_DESC slice;
-    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
-    host_tensor* inputs[2] = { &input, &lengths };
-    uint32_t input_count = 1;
+    printf("operator %s\n", a->op->title);
+    a->op->build(a, &call);
 
-    printf("operator %s\n", op_name(r->kind));
-    if (r->kind == OP_SLICE1) {
-        uint32_t out_sizes[MAX_RANK];
-        for (uint32_t i = 0; i < r->rank; i++) {
-            uint32_t stride = r->strides[i] < 0 ? (uint32_t)-(int64_t)r->strides[i] : (uint32_t)r->strides[i];
-            out_sizes[i] = r->have_output_sizes ? r->output_sizes[i]
-                : (stride && r->windows[i] ? 1 + (r->windows[i] - 1) / stride : 1);
-        }
-        tensor_init(&output, r->type, r->rank, out_sizes);
-        slice1 = (DML_SLICE1_OPERATOR_DESC){ &input.desc, &output.desc, r->rank, r->offsets, r->windows, r->strides };
-        desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &slice1 };
-        print_list_u("InputWindowOffsets", r->rank, r->offsets);
-        print_list_u("InputWindowSizes", r->rank, r->windows);
-        print_list_i("InputWindowStrides", r->rank, r->strides);
-    } else if (r->kind == OP_SLICE) {
-        tensor_init(&output, r->type, r->rank, r->windows);
-        slice = (DML_SLICE_OPERATOR_DESC){ &input.desc, &output.desc, r->rank, r->offsets, r->windows,
-            (const uint32_t*)r->strides };
-        desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE, &slice };
-        print_list_u("Offsets", r->rank, r->offsets);
-        print_list_u("Sizes", r->rank, r->windows);
-        print_list_u("Strides", r->rank, (const uint32_t*)r->strides);
-    } else {
-        uint32_t length_sizes[MAX_RANK];
-        memcpy(length_sizes, r->sizes, sizeof length_sizes);
-        length_sizes[r->axis] = 1;
-        tensor_init(&lengths, r->lengths_type, r->rank, length_sizes);
-        tensor_fill(&lengths, r->lengths, "--lengths");
-        tensor_init(&output, r->type, r->rank, r->sizes);
-        reverse = (DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC){ &input.desc, &lengths.desc, &output.desc, r->axis };
-        desc = (DML_OPERATOR_DESC){ DML_OPERATOR_REVERSE_SUBSEQUENCES, &reverse };
-        input_count = 2;
-        printf("  Axis %" PRIu32 "\n", r->axis);
-    }
-
-    tensor_print("input", &input);
-    if (input_count == 2)
-        tensor_print("sequence lengths", &lengths);
-    run_operator(dev, &desc, inputs, input_count, &output);
-    tensor_print("output", &output);
-    tensor_free(&input);
-    tensor_free(&lengths);
-    return output;
+    for (uint32_t i = 0; i < call.input_count; i++)
+        host_tensor_print(call.titles[i], &call.tensors[i]);
+    run_operator(dev, &call.desc, call.tensors, call.input_count, &call.output);
+    host_tensor_print("output", &call.output);
+    for (uint32_t i = 0; i < call.input_count; i++)
+        host_tensor_free(&call.tensors[i]);
+    free(call.desc_storage);
+    return call.output;
 }
 
 /* ---- Command line -------------------------------------------------------- */
@@ -314,12 +270,15 @@ static void usage(FILE* out)
         "       %s [--backend NAME] --examples\n"
         "       %s graph [--backend NAME] [--type TYPE] --sizes S [--input V,...] (CHAIN | --file FILE)\n"
         "\n"
-        "Operators (SIZES, ... are comma-separated lists, one value per dimension, 1 to 8):\n"
-        "  slice1  --sizes S --offsets O --window-sizes W --strides T [--output-sizes S]\n"
-        "          strides are signed and non-zero; output sizes default to 1 + (W-1)/|T|\n"
-        "  slice   --sizes S --offsets O --slice-sizes Z --strides T\n"
-        "  reverse --sizes S --axis A --lengths L [--lengths-type uint32|uint64]\n"
-        "          L holds one length per sequence: the input sizes with 1 on the axis\n"
+        "Operators (SIZES, ... are comma-separated lists, one value per dimension, 1 to 8):\n",
+        tool_name, tool_name, tool_name);
+    for (uint32_t k = 0; k < dmlrun_op_count; k++) {
+        const dmlrun_op* op = dmlrun_ops[k];
+        fprintf(out, "  %-7s %s\n", op->name, op->usage);
+        if (op->notes)
+            fprintf(out, "          %s\n", op->notes);
+    }
+    fprintf(out,
         "Common options:\n"
         "  --type TYPE      float32 (default), float16, float64, int8/16/32/64, uint8/16/32/64\n"
         "  --input V,V,...  the input values, row-major (default 1, 2, ..., N)\n"
@@ -333,7 +292,24 @@ static void usage(FILE* out)
         "Example: %s slice1 --sizes 1,1,4,4 --offsets 0,0,0,1 --window-sizes 1,1,4,3 --strides 1,1,-2,2\n"
         "         %s graph --sizes 4,6 'identity view=6,4 in-strides=1,6; slice1 offsets=1,0 window=5,4 "
         "strides=2,1; reverse axis=1 lengths=3,0,9'\n",
-        tool_name, tool_name, tool_name, tool_name, tool_name);
+        tool_name, tool_name);
+}
+
+static const dmlrun_op* find_op(const char* name)
+{
+    for (uint32_t k = 0; k < dmlrun_op_count; k++)
+        if (strcmp(dmlrun_ops[k]->name, name) == 0 || (dmlrun_ops[k]->alias && strcmp(dmlrun_ops[k]->alias, name) == 0))
+            return dmlrun_ops[k];
+    return NULL;
+}
+
+/* The index of op's option `name`, or -1. */
+static int find_option(const dmlrun_op* op, const char* name)
+{
+    for (int k = 0; op && k < DMLRUN_MAX_OPTIONS && op->options[k].name; k++)
+        if (strcmp(op->options[k].name, name) == 0)
+            return k;
+    return -1;
 }
 
 /* Parses "a,b,c" into values; returns the count (fatal on bad input). */
@@ -358,31 +334,122 @@ static uint32_t parse_list(const char* option, const char* text, bool is_signed,
     return n;
 }
 
-static void parse_rank_list(request* r, const char* option, const char* text, bool is_signed, uint32_t* values,
-    bool* have)
+/* A per-dimension list: its count must agree with the lists before it. */
+static void parse_rank_list(dmlrun_args* a, const char* option, const char* text, bool is_signed, uint32_t* values)
 {
     uint32_t n = parse_list(option, text, is_signed, values);
-    if (r->rank && n != r->rank)
-        tool_fail("%s: %" PRIu32 " values, but the tensor has %" PRIu32 " dimensions", option, n, r->rank);
-    r->rank = n;
-    if (have)
-        *have = true;
+    if (a->rank && n != a->rank)
+        tool_fail("%s: %" PRIu32 " values, but the tensor has %" PRIu32 " dimensions", option, n, a->rank);
+    a->rank = n;
+}
+
+static void parse_value(dmlrun_args* a, const dmlrun_option* option, const char* text, dmlrun_value* v)
+{
+    switch (option->kind) {
+    case DMLRUN_LIST:
+        parse_rank_list(a, option->name, text, false, v->u);
+        break;
+    case DMLRUN_SIGNED_LIST:
+        parse_rank_list(a, option->name, text, true, (uint32_t*)v->i);
+        break;
+    case DMLRUN_ONE: {
+        uint32_t values[MAX_RANK];
+        if (parse_list(option->name, text, false, values) != 1)
+            tool_fail("%s takes one value", option->name);
+        v->u[0] = values[0];
+        break;
+    }
+    case DMLRUN_TYPE:
+        if (!tool_parse_data_type(text, &v->type))
+            tool_fail("%s: unknown data type '%s'", option->name, text);
+        break;
+    case DMLRUN_VALUES:
+        v->text = text;
+        break;
+    }
+    v->given = true;
+}
+
+/* Parses the options of argv[first..argc) into a (whose op is set, or NULL
+ * with --examples); the operator's name and --examples are skipped. */
+static void parse_options(int argc, char** argv, int first, dmlrun_args* a, const char** backend)
+{
+    for (int i = first; i < argc; i++) {
+        const char* arg = argv[i];
+        if (strcmp(arg, "--examples") == 0 || arg[0] != '-')
+            continue; /* taken by the first pass */
+        if (i + 1 >= argc)
+            tool_fail("%s needs a value (try --help)", arg);
+        const char* value = argv[++i];
+        int k = find_option(a->op, arg);
+        if (strcmp(arg, "--backend") == 0 && backend) {
+            *backend = value;
+        } else if (strcmp(arg, "--type") == 0) {
+            if (!tool_parse_data_type(value, &a->type))
+                tool_fail("--type: unknown data type '%s'", value);
+        } else if (strcmp(arg, "--sizes") == 0) {
+            parse_rank_list(a, arg, value, false, a->sizes);
+            a->have_sizes = true;
+        } else if (strcmp(arg, "--input") == 0) {
+            a->input = value;
+        } else if (k >= 0) {
+            parse_value(a, &a->op->options[k], value, &a->values[k]);
+        } else {
+            for (uint32_t j = 0; j < dmlrun_op_count; j++)
+                if (find_option(dmlrun_ops[j], arg) >= 0) {
+                    if (a->op)
+                        tool_fail("%s is not an option of %s (try --help)", arg, a->op->name);
+                    tool_fail("%s is an operator's option, and no operator is given (try --help)", arg);
+                }
+            tool_fail("unknown option '%s' (try --help)", arg);
+        }
+    }
+}
+
+/* The operator's required options, given? Else fatal, listing them. */
+static void check_required(const dmlrun_args* a)
+{
+    const dmlrun_op* op = a->op;
+    if (!a->have_sizes)
+        tool_fail("%s needs --sizes", op->title);
+    bool missing = false;
+    uint32_t required = 0;
+    for (int k = 0; k < DMLRUN_MAX_OPTIONS && op->options[k].name; k++)
+        if (op->options[k].required) {
+            required++;
+            missing |= !a->values[k].given;
+        }
+    if (!missing)
+        return;
+    char list[256];
+    size_t used = 0;
+    uint32_t listed = 0;
+    for (int k = 0; k < DMLRUN_MAX_OPTIONS && op->options[k].name; k++) {
+        if (!op->options[k].required)
+            continue;
+        const char* separator = listed == 0 ? "" : listed + 1 == required ? " and " : ", ";
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", separator, op->options[k].name);
+        listed++;
+        if (used >= sizeof list)
+            break;
+    }
+    tool_fail("%s needs %s", op->name, list);
 }
 
 typedef struct command {
     const char* backend;
     bool examples;
-    request request;
+    dmlrun_args args;
 } command;
 
 static void parse_command_line(int argc, char** argv, command* c)
 {
-    request* r = &c->request;
+    dmlrun_args* a = &c->args;
     memset(c, 0, sizeof *c);
-    r->type = DML_TENSOR_DATA_TYPE_FLOAT32;
-    r->lengths_type = DML_TENSOR_DATA_TYPE_UINT32;
-    uint32_t sizes_rank = 0;
+    a->type = DML_TENSOR_DATA_TYPE_FLOAT32;
 
+    /* First pass: --help, --examples and the operator (every other option
+     * takes a value), so that options may come before the operator. */
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -391,125 +458,81 @@ static void parse_command_line(int argc, char** argv, command* c)
         }
         if (strcmp(arg, "--examples") == 0) {
             c->examples = true;
-            continue;
-        }
-        if (arg[0] != '-') {
-            if (r->kind != OP_NONE)
-                tool_fail("more than one operator given ('%s')", arg);
-            if (strcmp(arg, "slice1") == 0)
-                r->kind = OP_SLICE1;
-            else if (strcmp(arg, "slice") == 0)
-                r->kind = OP_SLICE;
-            else if (strcmp(arg, "reverse") == 0 || strcmp(arg, "reverse_subsequences") == 0)
-                r->kind = OP_REVERSE;
-            else
-                tool_fail("unknown operator '%s' (try --help)", arg);
-            continue;
-        }
-        if (i + 1 >= argc)
-            tool_fail("%s needs a value (try --help)", arg);
-        const char* value = argv[++i];
-        if (strcmp(arg, "--backend") == 0) {
-            c->backend = value;
-        } else if (strcmp(arg, "--type") == 0) {
-            if (!tool_parse_data_type(value, &r->type))
-                tool_fail("--type: unknown data type '%s'", value);
-        } else if (strcmp(arg, "--sizes") == 0) {
-            parse_rank_list(r, arg, value, false, r->sizes, NULL);
-            sizes_rank = r->rank;
-        } else if (strcmp(arg, "--offsets") == 0) {
-            parse_rank_list(r, arg, value, false, r->offsets, &r->have_offsets);
-        } else if (strcmp(arg, "--window-sizes") == 0 || strcmp(arg, "--slice-sizes") == 0) {
-            parse_rank_list(r, arg, value, false, r->windows, &r->have_windows);
-        } else if (strcmp(arg, "--strides") == 0) {
-            parse_rank_list(r, arg, value, true, (uint32_t*)r->strides, &r->have_strides);
-        } else if (strcmp(arg, "--output-sizes") == 0) {
-            parse_rank_list(r, arg, value, false, r->output_sizes, &r->have_output_sizes);
-        } else if (strcmp(arg, "--axis") == 0) {
-            uint32_t axis[MAX_RANK];
-            if (parse_list(arg, value, false, axis) != 1)
-                tool_fail("--axis takes one value");
-            r->axis = axis[0];
-            r->have_axis = true;
-        } else if (strcmp(arg, "--lengths-type") == 0) {
-            if (!tool_parse_data_type(value, &r->lengths_type))
-                tool_fail("--lengths-type: unknown data type '%s'", value);
-        } else if (strcmp(arg, "--input") == 0) {
-            r->input = value;
-        } else if (strcmp(arg, "--lengths") == 0) {
-            r->lengths = value;
+        } else if (arg[0] == '-') {
+            i++;
         } else {
-            tool_fail("unknown option '%s' (try --help)", arg);
+            if (a->op)
+                tool_fail("more than one operator given ('%s')", arg);
+            a->op = find_op(arg);
+            if (!a->op)
+                tool_fail("unknown operator '%s' (try --help)", arg);
         }
     }
+    parse_options(argc, argv, 1, a, &c->backend);
 
     if (c->examples)
         return;
-    if (r->kind == OP_NONE) {
+    if (!a->op) {
         usage(stderr);
         exit(TOOL_EXIT_FAILURE);
     }
-    if (!sizes_rank)
-        tool_fail("%s needs --sizes", op_name(r->kind));
-    if (r->kind == OP_REVERSE) {
-        if (!r->have_axis || !r->lengths)
-            tool_fail("reverse needs --axis and --lengths");
-        if (r->axis >= r->rank)
-            tool_fail("--axis %" PRIu32 " is not below the dimension count %" PRIu32, r->axis, r->rank);
-    } else if (!r->have_offsets || !r->have_windows || !r->have_strides) {
-        tool_fail("%s needs --offsets, --%s and --strides", r->kind == OP_SLICE1 ? "slice1" : "slice",
-            r->kind == OP_SLICE1 ? "window-sizes" : "slice-sizes");
-    }
+    check_required(a);
+    if (a->op->check)
+        a->op->check(a);
     /* The runtime validates the rest (bounds, zero strides, ...): that is the point. */
 }
 
-/* ---- The operators' documented examples (docs/operators.md) ----------- */
+/* ---- The operators' documented examples ----------------------------------- */
 
-typedef struct example {
-    const char* title;
-    request request;
-    float expected[16];
-} example;
+/* An example's options, split at spaces (in words, which a's values point
+ * into: it must outlive a), parsed as a command line. */
+static void example_args(const dmlrun_op* op, const dmlrun_example* e, dmlrun_args* a, char* words, size_t size)
+{
+    char* argv[64];
+    int argc = 0;
+    if ((size_t)snprintf(words, size, "%s", e->options) >= size)
+        tool_fail("internal error: the options of example '%s' are too long", e->title);
+    argv[argc++] = (char*)"example";
+    char* cursor = NULL;
+    for (char* word = strtok_r(words, " ", &cursor); word; word = strtok_r(NULL, " ", &cursor)) {
+        if (argc == 64)
+            tool_fail("internal error: example '%s' has more than 63 words", e->title);
+        argv[argc++] = word;
+    }
+    memset(a, 0, sizeof *a);
+    a->op = op;
+    a->type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    parse_options(argc, argv, 1, a, NULL);
+    check_required(a);
+    if (op->check)
+        op->check(a);
+}
 
 static int run_examples(tool_device* dev)
 {
-    example examples[4] = {
-        { "REVERSE_SUBSEQUENCES example 1: lengths {1,1,3,1} = [2,4,3], axis 3",
-            { .kind = OP_REVERSE, .rank = 4, .sizes = { 1, 1, 3, 4 }, .axis = 3, .lengths = "2,4,3" },
-            { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 } },
-        { "REVERSE_SUBSEQUENCES example 2: lengths {1,1,1,4} = [2,3,1,0], axis 2",
-            { .kind = OP_REVERSE, .rank = 4, .sizes = { 1, 1, 3, 4 }, .axis = 2, .lengths = "2,3,1,0" },
-            { 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12 } },
-        { "SLICE1 example: offsets {0,0,0,1}, window {1,1,4,3}, strides {1,1,2,2}",
-            { .kind = OP_SLICE1, .rank = 4, .sizes = { 1, 1, 4, 4 }, .offsets = { 0, 0, 0, 1 },
-                .windows = { 1, 1, 4, 3 }, .strides = { 1, 1, 2, 2 } },
-            { 2, 4, 10, 12 } },
-        { "SLICE1 example: offsets {0,0,0,1}, window {1,1,4,3}, strides {1,1,-2,2}",
-            { .kind = OP_SLICE1, .rank = 4, .sizes = { 1, 1, 4, 4 }, .offsets = { 0, 0, 0, 1 },
-                .windows = { 1, 1, 4, 3 }, .strides = { 1, 1, -2, 2 } },
-            { 14, 16, 6, 8 } },
-    };
-
-    int failures = 0;
-    for (int e = 0; e < 4; e++) {
-        request* r = &examples[e].request;
-        r->type = DML_TENSOR_DATA_TYPE_FLOAT32;
-        r->lengths_type = DML_TENSOR_DATA_TYPE_UINT32;
-        r->input = NULL; /* the examples use 1..N, the default input */
-
-        printf("== %s\n", examples[e].title);
-        host_tensor output = run_request(dev, r);
-        host_tensor expected;
-        tensor_init(&expected, output.type, output.rank, output.sizes);
-        memcpy(expected.data, examples[e].expected, output.count * sizeof(float));
-        tensor_print("expected", &expected);
-        bool match = memcmp(expected.data, output.data, output.count * sizeof(float)) == 0;
-        printf("%s\n\n", match ? "OK" : "MISMATCH");
-        failures += !match;
-        tensor_free(&expected);
-        tensor_free(&output);
+    int total = 0, failures = 0;
+    for (uint32_t k = 0; k < dmlrun_op_count; k++) {
+        const dmlrun_op* op = dmlrun_ops[k];
+        for (const dmlrun_example* e = op->examples; e && e->title; e++) {
+            dmlrun_args a;
+            char words[512];
+            example_args(op, e, &a, words, sizeof words);
+            printf("== %s\n", e->title);
+            host_tensor output = run_request(dev, &a);
+            host_tensor expected;
+            host_tensor_init(&expected, DML_TENSOR_DATA_TYPE_FLOAT32, output.rank, output.sizes);
+            host_tensor_fill(&expected, e->expected, "expected");
+            host_tensor_print("expected", &expected);
+            bool match = output.type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
+                memcmp(expected.data, output.data, output.count * sizeof(float)) == 0;
+            printf("%s\n\n", match ? "OK" : "MISMATCH");
+            total++;
+            failures += !match;
+            host_tensor_free(&expected);
+            host_tensor_free(&output);
+        }
     }
-    printf("%d of 4 examples passed on backend %s\n", 4 - failures, dev->backend);
+    printf("%d of %d examples passed on backend %s\n", total - failures, total, dev->backend);
     return failures ? 1 : 0;
 }
 
@@ -531,8 +554,8 @@ int main(int argc, char** argv)
     if (c.examples) {
         status = run_examples(&dev);
     } else {
-        host_tensor output = run_request(&dev, &c.request);
-        tensor_free(&output);
+        host_tensor output = run_request(&dev, &c.args);
+        host_tensor_free(&output);
     }
     tool_device_close(&dev);
     return status;

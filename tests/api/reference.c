@@ -168,6 +168,22 @@ void ref_slice(const ref_view* input, const ref_view* output, const uint32_t* of
     } while (ref_next(output, c));
 }
 
+void ref_tile(const ref_view* input, const ref_view* output)
+{
+    if (input->rank != output->rank)
+        ref_fail("tile ranks differ");
+    for (uint32_t i = 0; i < output->rank; ++i)
+        if (output->sizes[i] % input->sizes[i] != 0)
+            ref_fail("tile output size not a multiple of the input's");
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        for (uint32_t i = 0; i < output->rank; ++i)
+            ic[i] = c[i] % input->sizes[i];
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
 void ref_output_mask(const ref_view* output, uint8_t* mask)
 {
     uint64_t c[REF_MAX_RANK] = { 0 };

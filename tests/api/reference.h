@@ -1,5 +1,5 @@
 /*
- * reference.h — an independent, deliberately naive reference for the three
+ * reference.h — an independent, deliberately naive reference for the
  * operators, written from docs/operators.md (no library code).
  *
  * Everything is per element: an odometer walks the output coordinates, and an
@@ -49,6 +49,10 @@ void ref_slice1(const ref_view* input, const ref_view* output, const uint32_t* o
 /* SLICE: Output[c] = Input[offsets + strides * c]. */
 void ref_slice(const ref_view* input, const ref_view* output, const uint32_t* offsets,
                const uint32_t* strides);
+
+/* TILE: Output[c] = Input[c mod Input.Sizes] (every output dimension a
+ * multiple of the input's). */
+void ref_tile(const ref_view* input, const ref_view* output);
 
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);

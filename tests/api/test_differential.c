@@ -1,5 +1,5 @@
 /*
- * test_differential.c — randomized differential tests of the three operators
+ * test_differential.c — randomized differential tests of the operators
  * against the independent reference (reference.c).
  *
  * Deterministic: the seed is printed; DML_TEST_SEED=<n> overrides it. Each case
@@ -41,8 +41,8 @@ static rng rng_for(uint64_t a, uint64_t b, uint64_t c)
 
 /* ---- cases ---------------------------------------------------------------- */
 
-enum { OP_RS, OP_SLICE1, OP_SLICE };
-static const char* const OP_NAMES[] = { "REVERSE_SUBSEQUENCES", "SLICE1", "SLICE" };
+enum { OP_RS, OP_SLICE1, OP_SLICE, OP_TILE };
+static const char* const OP_NAMES[] = { "REVERSE_SUBSEQUENCES", "SLICE1", "SLICE", "TILE" };
 
 typedef struct tdesc {
     DML_TENSOR_DATA_TYPE type;
@@ -68,6 +68,7 @@ typedef struct dcase {
     uint32_t offsets[8], window[8];
     int32_t s1_strides[8];
     uint32_t s_strides[8];
+    uint32_t repeats[8];
     uint32_t exec_flags;
     int shared;
     uint32_t nbuffers;
@@ -121,6 +122,8 @@ static void dump_case(FILE* f, const dcase* c)
         dump_u32(f, "Offsets", c->in.rank, c->offsets);
         dump_u32(f, "Sizes", c->in.rank, c->out.sizes);
         dump_u32(f, "Strides", c->in.rank, c->s_strides);
+    } else if (c->op == OP_TILE) {
+        dump_u32(f, "Repeats", c->in.rank, c->repeats);
     }
 }
 
@@ -391,6 +394,29 @@ static void gen_slice(rng* r, dcase* c, DML_TENSOR_DATA_TYPE type, int huge)
     place(r, c);
 }
 
+/* TILE: input sizes small enough that the output (input * repeats) stays
+ * within MAX_DIM per dimension, except that 2 repeats are always possible. */
+static const uint32_t MAX_DIM_TILE_IN[9] = { 0, 24, 10, 5, 4, 3, 3, 2, 2 };
+
+static void gen_tile(rng* r, dcase* c, DML_TENSOR_DATA_TYPE type)
+{
+    memset(c, 0, sizeof *c);
+    c->op = OP_TILE;
+    uint32_t rank = 1 + (uint32_t)rbelow(r, 8);
+    c->in.type = c->out.type = type;
+    c->in.rank = c->out.rank = rank;
+    random_sizes(r, rank, c->in.sizes, MAX_DIM_TILE_IN);
+    for (uint32_t d = 0; d < rank; ++d) {
+        uint32_t room = MAX_DIM[rank] / c->in.sizes[d];
+        c->repeats[d] = rchance(r, 20) ? 1 : 1 + (uint32_t)rbelow(r, room > 2 ? room : 2);
+        c->out.sizes[d] = c->in.sizes[d] * c->repeats[d];
+    }
+    random_strides(r, &c->in, 0, 0);
+    random_strides(r, &c->out, 1, 0);
+    c->in.owned = rchance(r, 15);
+    place(r, c);
+}
+
 /* ---- running a case --------------------------------------------------------- */
 
 static void fill_random(rng* r, uint8_t* p, uint64_t n)
@@ -511,6 +537,7 @@ static void run_case(rng* r, dcase* c)
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs = { &in.desc, &len.desc, &out.desc, c->axis };
     DML_SLICE1_OPERATOR_DESC s1 = { &in.desc, &out.desc, c->in.rank, c->offsets, c->window, c->s1_strides };
     DML_SLICE_OPERATOR_DESC s = { &in.desc, &out.desc, c->in.rank, c->offsets, c->out.sizes, c->s_strides };
+    DML_TILE_OPERATOR_DESC tile = { &in.desc, &out.desc, c->in.rank, c->repeats };
     DML_OPERATOR_DESC od;
     h_bind binds[2];
     uint32_t nin = 1;
@@ -523,6 +550,9 @@ static void run_case(rng* r, dcase* c)
     } else if (c->op == OP_SLICE1) {
         od.Type = DML_OPERATOR_SLICE1;
         od.Desc = &s1;
+    } else if (c->op == OP_TILE) {
+        od.Type = DML_OPERATOR_TILE;
+        od.Desc = &tile;
     } else {
         od.Type = DML_OPERATOR_SLICE;
         od.Desc = &s;
@@ -558,6 +588,8 @@ static void run_case(rng* r, dcase* c)
         ref_reverse_subsequences(&vi, &vl, &vo, c->axis);
     } else if (c->op == OP_SLICE1) {
         ref_slice1(&vi, &vo, c->offsets, c->window, c->s1_strides);
+    } else if (c->op == OP_TILE) {
+        ref_tile(&vi, &vo);
     } else {
         ref_slice(&vi, &vo, c->offsets, c->s_strides);
     }
@@ -656,6 +688,21 @@ START_TEST(slice_random)
 }
 END_TEST
 
+START_TEST(tile_random)
+{
+    const DML_TENSOR_DATA_TYPE type = (DML_TENSOR_DATA_TYPE)(_i + 1);
+    rng r = rng_for(OP_TILE, (uint64_t)type, 1);
+    for (uint64_t k = 0; k < CASES_PER_TYPE; ++k) {
+        dcase c;
+        gen_tile(&r, &c, type);
+        c.kind = "random";
+        c.index = k;
+        run_case(&r, &c);
+    }
+    report("tile_random", _i);
+}
+END_TEST
+
 START_TEST(slice1_huge_broadcast_dims)
 {
     /* Input dimensions of up to ~2^32 elements with stride 0, window strides of
@@ -701,6 +748,9 @@ START_TEST(owned_inputs)
         } else if (_i == OP_SLICE1) {
             gen_s1(&r, &c, type, 0);
             c.in.owned = 1;
+        } else if (_i == OP_TILE) {
+            gen_tile(&r, &c, type);
+            c.in.owned = 1;
         } else {
             gen_slice(&r, &c, type, 0);
             c.in.owned = 1;
@@ -710,6 +760,43 @@ START_TEST(owned_inputs)
         run_case(&r, &c);
     }
     report("owned_inputs", _i);
+}
+END_TEST
+
+/* Eight dimensions, every one repeated: 16 dimensions after the split, none
+ * of which merge (the input's strides are permuted and padded), so the
+ * tile runs as several plans (test_api_graph counts them). _i: the output
+ * packed, or padded and permuted. */
+START_TEST(tile_eight_dimensions)
+{
+    rng r = rng_for(OP_TILE, 0, 4 + (uint64_t)_i);
+    static const uint32_t in_strides[8] = { 3, 97, 1, 7, 389, 16, 34, 194 };
+    for (uint64_t k = 0; k < 6; ++k) {
+        dcase c;
+        memset(&c, 0, sizeof c);
+        c.op = OP_TILE;
+        c.kind = "eight dimensions, several plans";
+        c.index = k;
+        c.in.type = c.out.type = random_type(&r);
+        c.in.rank = c.out.rank = 8;
+        for (uint32_t d = 0; d < 8; ++d) {
+            c.in.sizes[d] = 2;
+            c.repeats[d] = 2 + (uint32_t)(k == 5 && d == 3);
+            c.out.sizes[d] = c.in.sizes[d] * c.repeats[d];
+            c.in.strides[d] = in_strides[d];
+        }
+        c.in.has_strides = 1;
+        c.in.layout = "permuted+padded";
+        if (_i == 0) {
+            c.out.layout = "packed(NULL)";
+        } else {
+            random_strides(&r, &c.out, 1, 0);
+        }
+        c.in.owned = k == 4;
+        place(&r, &c);
+        run_case(&r, &c);
+    }
+    report("tile_eight_dimensions", _i);
 }
 END_TEST
 
@@ -773,6 +860,21 @@ START_TEST(large_tensors)
     c.in.layout = "padded";
     c.out.layout = "packed(NULL)";
     large_case(&c, &r);
+
+    /* TILE {4,1,256} UINT8 (transposed) x {2,128,4} -> {8,128,1024}. */
+    memset(&c, 0, sizeof c);
+    c.op = OP_TILE;
+    c.index = 3;
+    c.in.type = c.out.type = DML_TENSOR_DATA_TYPE_UINT8;
+    c.in.rank = c.out.rank = 3;
+    c.in.sizes[0] = 4; c.in.sizes[1] = 1; c.in.sizes[2] = 256;
+    c.repeats[0] = 2; c.repeats[1] = 128; c.repeats[2] = 4;
+    c.out.sizes[0] = 8; c.out.sizes[1] = 128; c.out.sizes[2] = 1024;
+    c.in.has_strides = 1;
+    c.in.strides[0] = 1; c.in.strides[1] = 1; c.in.strides[2] = 4;
+    c.in.layout = "permuted";
+    c.out.layout = "packed(NULL)";
+    large_case(&c, &r);
     report("large_tensors", _i);
 }
 END_TEST
@@ -786,9 +888,11 @@ static Suite* differential_suite(void)
     tcase_add_loop_test(tc, reverse_subsequences_random, 0, 11);
     tcase_add_loop_test(tc, slice1_random, 0, 11);
     tcase_add_loop_test(tc, slice_random, 0, 11);
+    tcase_add_loop_test(tc, tile_random, 0, 11);
+    tcase_add_loop_test(tc, tile_eight_dimensions, 0, 2);
     tcase_add_test(tc, slice1_huge_broadcast_dims);
     tcase_add_test(tc, slice_huge_broadcast_dims);
-    tcase_add_loop_test(tc, owned_inputs, 0, 3);
+    tcase_add_loop_test(tc, owned_inputs, 0, 4);
     tcase_add_test(tc, large_tensors);
     suite_add_tcase(s, tc);
     return s;

@@ -203,6 +203,56 @@ START_TEST(slice1_example_negative_stride_via_strided_input)
 }
 END_TEST
 
+/* DirectML's TILE example: Input {1,1,2,3} = [[1,2,3],[4,5,6]], Repeats
+ * {1,1,3,3} -> Output {1,1,6,9}. */
+static const float TILE_EXPECTED[54] = {
+    1, 2, 3, 1, 2, 3, 1, 2, 3,
+    4, 5, 6, 4, 5, 6, 4, 5, 6,
+    1, 2, 3, 1, 2, 3, 1, 2, 3,
+    4, 5, 6, 4, 5, 6, 4, 5, 6,
+    1, 2, 3, 1, 2, 3, 1, 2, 3,
+    4, 5, 6, 4, 5, 6, 4, 5, 6,
+};
+
+START_TEST(tile_example)
+{
+    static const uint32_t in_sizes[4] = { 1, 1, 2, 3 }, out_sizes[4] = { 1, 1, 6, 9 };
+    static const uint32_t repeats[4] = { 1, 1, 3, 3 };
+    static const float input[6] = { 1, 2, 3, 4, 5, 6 };
+    h_tensor in, out;
+    h_tensor_init(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes, NULL);
+    h_tensor_init(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, out_sizes, NULL);
+    DML_TILE_OPERATOR_DESC t = { &in.desc, &out.desc, 4, repeats };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_TILE, &t };
+    const void* data[1] = { input };
+    uint64_t bytes[1] = { sizeof input };
+    run_and_check(&od, 1, data, bytes, TILE_EXPECTED, 54);
+}
+END_TEST
+
+START_TEST(tile_example_via_strided_tensors)
+{
+    /* The same example with the input stored column-major (strides {6,6,1,2})
+     * and the output written column-major (strides {54,54,1,6}). */
+    static const uint32_t in_sizes[4] = { 1, 1, 2, 3 }, in_strides[4] = { 6, 6, 1, 2 };
+    static const uint32_t out_sizes[4] = { 1, 1, 6, 9 }, out_strides[4] = { 54, 54, 1, 6 };
+    static const uint32_t repeats[4] = { 1, 1, 3, 3 };
+    static const float input_column_major[6] = { 1, 4, 2, 5, 3, 6 };
+    float expected_column_major[54];
+    for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 9; ++c)
+            expected_column_major[c * 6 + r] = TILE_EXPECTED[r * 9 + c];
+    h_tensor in, out;
+    h_tensor_init(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes, in_strides);
+    h_tensor_init(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, out_sizes, out_strides);
+    DML_TILE_OPERATOR_DESC t = { &in.desc, &out.desc, 4, repeats };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_TILE, &t };
+    const void* data[1] = { input_column_major };
+    uint64_t bytes[1] = { sizeof input_column_major };
+    run_and_check(&od, 1, data, bytes, expected_column_major, 54);
+}
+END_TEST
+
 START_TEST(calc_buffer_tensor_size_examples)
 {
     /* The spec's formula, by hand. */
@@ -248,6 +298,8 @@ static Suite* examples_suite(void)
     tcase_add_test(tc, slice1_example_negative_stride);
     tcase_add_test(tc, slice_example_positive_strides);
     tcase_add_test(tc, slice1_example_negative_stride_via_strided_input);
+    tcase_add_test(tc, tile_example);
+    tcase_add_test(tc, tile_example_via_strided_tensors);
     suite_add_tcase(s, tc);
     TCase* calc = tcase_create("DMLCalcBufferTensorSize");
     tcase_add_test(calc, calc_buffer_tensor_size_examples);

@@ -14,6 +14,10 @@
  * DML_E_INVALIDARG naming the edge or node, leaving the out handle untouched.
  *
  * identity: ELEMENT_WISE_IDENTITY alone against a naive per-element copy.
+ *
+ * tile: TILE after a transpose fuses into one step, and an 8-dimensional
+ * TILE runs as several plans, counted from what a DEBUG device says it
+ * compiled; both against naive loops.
  */
 #include "core/data_type.h"
 #include "harness.h"
@@ -1023,6 +1027,166 @@ START_TEST(graph_temporary_resource)
 }
 END_TEST
 
+/* ---- TILE: fusion and plan counts, on a DEBUG device ------------------------ */
+
+/* A DEBUG device describes each compiled graph in one INFO message, "...: N
+ * nodes compiled to S step(s); ...": the tests read S. */
+static uint32_t g_steps, g_descriptions;
+
+static void count_steps(DML_MESSAGE_SEVERITY severity, const char* message, void* context)
+{
+    (void)context;
+    const char* at = strstr(message, " compiled to ");
+    unsigned steps;
+    if (severity == DML_MESSAGE_SEVERITY_INFO && at && sscanf(at, " compiled to %u step", &steps) == 1) {
+        g_steps = steps;
+        ++g_descriptions;
+    }
+}
+
+static void setup_debug(void)
+{
+    memset(&H, 0, sizeof H);
+    H.stage = "";
+    dmlSetMessageCallback(count_steps, NULL);
+    DML_DEVICE_DESC d = h_device_desc();
+    d.Flags = DML_CREATE_DEVICE_FLAG_DEBUG;
+    h_assert_ok(dmlCreateDevice(&d, &H.device));
+    h_assert_ok(dmlDeviceCreateCommandQueue(H.device, NULL, &H.queue));
+    h_assert_ok(dmlDeviceCreateCommandRecorder(H.device, &H.recorder));
+}
+
+static void teardown_debug(void)
+{
+    h_fini(&H);
+    dmlSetMessageCallback(NULL, NULL);
+}
+
+/* Compiles the graph; *steps is what the device said it compiled to. */
+static DMLCompiledOperator compile_counting(const DML_GRAPH_DESC* gd, uint32_t* steps)
+{
+    DMLCompiledOperator co = NULL;
+    g_descriptions = 0;
+    h_assert_ok(dmlDeviceCompileGraph(H.device, gd, DML_EXECUTION_FLAG_NONE, &co));
+    ck_assert_msg(g_descriptions == 1, "the DEBUG device described %u compiled graphs, expected 1", g_descriptions);
+    *steps = g_steps;
+    return co;
+}
+
+/* x (4 x 5 int16, packed) -> IDENTITY reading it transposed (5 x 4, strides
+ * {1, 5}) -> TILE repeats {2, 3} -> y (10 x 12). Naive: t[i][j] = x[j][i],
+ * y[a][b] = t[a mod 5][b mod 4]. */
+START_TEST(tile_after_transpose_fuses)
+{
+    uint32_t x_sizes[2] = { 4, 5 }, t_sizes[2] = { 5, 4 }, t_strides[2] = { 1, 5 }, y_sizes[2] = { 10, 12 };
+    uint32_t repeats[2] = { 2, 3 };
+    h_tensor transposed, mid_out, mid_in, y;
+    h_tensor_init(&transposed, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, t_strides);
+    h_tensor_init(&mid_out, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, NULL);
+    h_tensor_init(&mid_in, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, NULL);
+    h_tensor_init(&y, DML_TENSOR_DATA_TYPE_INT16, 2, y_sizes, NULL);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &transposed.desc, &mid_out.desc, NULL };
+    DML_TILE_OPERATOR_DESC tile = { &mid_in.desc, &y.desc, 2, repeats };
+    DML_OPERATOR_DESC ods[2] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id }, { DML_OPERATOR_TILE, &tile } };
+    DMLOperator ops[2];
+    for (int k = 0; k < 2; ++k)
+        h_assert_ok(dmlDeviceCreateOperator(H.device, &ods[k], &ops[k]));
+    DML_OPERATOR_GRAPH_NODE_DESC on[2] = { { ops[0], "transpose" }, { ops[1], "tile" } };
+    DML_GRAPH_NODE_DESC nodes[2] = { { DML_GRAPH_NODE_TYPE_OPERATOR, &on[0] }, { DML_GRAPH_NODE_TYPE_OPERATOR, &on[1] } };
+    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 0, 0, NULL };
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC m0 = { 0, 0, 1, 0, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { 1, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC ie = { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, me = { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m0 },
+                        oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
+    DML_GRAPH_DESC gd = { 1, 1, 2, nodes, 1, &ie, 1, &oe, 1, &me };
+    uint32_t steps = 0;
+    DMLCompiledOperator co = compile_counting(&gd, &steps);
+    ck_assert_msg(steps == 1, "IDENTITY (transpose) -> TILE compiled to %u steps, expected 1 (fused)", steps);
+    for (int k = 0; k < 2; ++k)
+        dmlRelease(ops[k]);
+    DML_BINDING_PROPERTIES p = dmlDispatchableGetBindingProperties(co);
+    ck_assert_uint_eq(p.TemporaryResourceSize, 0);
+
+    int16_t x[20], got[120], expect[120];
+    for (int i = 0; i < 20; ++i)
+        x[i] = (int16_t)(-7 * i + 3);
+    for (uint32_t a = 0; a < 10; ++a)
+        for (uint32_t b = 0; b < 12; ++b) {
+            uint32_t i = a % 5, j = b % 4;       /* t's coordinate */
+            expect[a * 12 + b] = x[j * x_sizes[1] + i]; /* t[i][j] = x[j][i] */
+        }
+    DMLBuffer bi = buffer_with(sizeof x, x, 0), bo = buffer_with(sizeof got, NULL, 0xCD);
+    DMLBuffer ins[1] = { bi }, outs[1] = { bo };
+    uint64_t in_bytes[1] = { sizeof x }, out_bytes[1] = { sizeof got };
+    int owned[1] = { 0 };
+    run_compiled(co, 1, ins, in_bytes, owned, 1, outs, out_bytes);
+    h_read(&H, bo, 0, got, sizeof got);
+    ck_assert_mem_eq(got, expect, sizeof got);
+    dmlRelease(bi);
+    dmlRelease(bo);
+    dmlRelease(co);
+}
+END_TEST
+
+/* TILE of 8 dimensions, each of size 2 repeated twice, with a padded,
+ * permuted input: 16 dimensions no two of which merge, so more plans than
+ * one; the output (4^8 uint32) against naive loops. */
+START_TEST(tile_eight_dimensions_several_plans)
+{
+    uint32_t in_sizes[8], in_strides[8] = { 3, 97, 1, 7, 389, 16, 34, 194 }, out_sizes[8], repeats[8];
+    for (int d = 0; d < 8; ++d) {
+        in_sizes[d] = 2;
+        repeats[d] = 2;
+        out_sizes[d] = 4;
+    }
+    h_tensor in, out;
+    h_tensor_init(&in, DML_TENSOR_DATA_TYPE_UINT32, 8, in_sizes, in_strides);
+    h_tensor_init(&out, DML_TENSOR_DATA_TYPE_UINT32, 8, out_sizes, NULL);
+    DML_TILE_OPERATOR_DESC tile = { &in.desc, &out.desc, 8, repeats };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_TILE, &tile };
+    DMLOperator op;
+    h_assert_ok(dmlDeviceCreateOperator(H.device, &od, &op));
+    DML_OPERATOR_GRAPH_NODE_DESC on = { op, "tile" };
+    DML_GRAPH_NODE_DESC node = { DML_GRAPH_NODE_TYPE_OPERATOR, &on };
+    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 0, 0, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { 0, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC ie = { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
+    DML_GRAPH_DESC gd = { 1, 1, 1, &node, 1, &ie, 1, &oe, 0, NULL };
+    uint32_t steps = 0;
+    DMLCompiledOperator co = compile_counting(&gd, &steps);
+    dmlRelease(op);
+    ck_assert_msg(steps > 1, "an 8-dimensional TILE needing 16 dimensions compiled to %u step", steps);
+    printf("tile_eight_dimensions_several_plans: %u steps\n", steps);
+
+    const uint64_t in_bytes = in.buf.TotalTensorSizeInBytes, count = 65536;
+    uint32_t* x = malloc(in_bytes);
+    uint32_t* got = malloc(count * 4);
+    uint32_t* expect = malloc(count * 4);
+    ck_assert(x && got && expect);
+    for (uint64_t e = 0; e < in_bytes / 4; ++e)
+        x[e] = (uint32_t)(0x9E3779B9u * (e + 1));
+    for (uint64_t e = 0; e < count; ++e) { /* e's coordinates: base-4 digits, dimension 7 lowest */
+        uint64_t element = 0;
+        for (int d = 7, rest = (int)e; d >= 0; --d, rest /= 4)
+            element += (uint64_t)((rest % 4) % 2) * in_strides[d];
+        expect[e] = x[element];
+    }
+    DMLBuffer bi = buffer_with(in_bytes, x, 0), bo = buffer_with(count * 4, NULL, 0xCD);
+    DMLBuffer ins[1] = { bi }, outs[1] = { bo };
+    uint64_t in_sizes_bytes[1] = { in_bytes }, out_bytes[1] = { count * 4 };
+    int owned[1] = { 0 };
+    run_compiled(co, 1, ins, in_sizes_bytes, owned, 1, outs, out_bytes);
+    h_read(&H, bo, 0, got, count * 4);
+    ck_assert_mem_eq(got, expect, count * 4);
+    free(x);
+    free(got);
+    free(expect);
+    dmlRelease(bi);
+    dmlRelease(bo);
+    dmlRelease(co);
+}
+END_TEST
+
 static Suite* graph_suite(void)
 {
     Suite* s = suite_create("graph");
@@ -1042,6 +1206,11 @@ static Suite* graph_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, graph_validation);
     tcase_add_test(tc, graph_temporary_resource);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tile");
+    tcase_add_checked_fixture(tc, setup_debug, teardown_debug);
+    tcase_add_test(tc, tile_after_transpose_fuses);
+    tcase_add_test(tc, tile_eight_dimensions_several_plans);
     suite_add_tcase(s, tc);
     return s;
 }

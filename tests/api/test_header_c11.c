@@ -74,6 +74,10 @@ _Static_assert(IN_ORDER(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, InputTensor, Seq
                    IN_ORDER(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, SequenceLengthsTensor, OutputTensor) &&
                    IN_ORDER(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, OutputTensor, Axis),
                "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC order");
+_Static_assert(IN_ORDER(DML_TILE_OPERATOR_DESC, InputTensor, OutputTensor) &&
+                   IN_ORDER(DML_TILE_OPERATOR_DESC, OutputTensor, RepeatsCount) &&
+                   IN_ORDER(DML_TILE_OPERATOR_DESC, RepeatsCount, Repeats) && DML_OPERATOR_TILE == 70,
+               "DML_TILE_OPERATOR_DESC order");
 _Static_assert(IN_ORDER(DML_BINDING_PROPERTIES, RequiredDescriptorCount, TemporaryResourceSize) &&
                    IN_ORDER(DML_BINDING_PROPERTIES, TemporaryResourceSize, PersistentResourceSize),
                "DML_BINDING_PROPERTIES order");

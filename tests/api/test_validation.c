@@ -154,6 +154,32 @@ static void s_make(s_fixture* f)
     f->od.Desc = &f->d;
 }
 
+/* TILE baseline: Input {2,3} FLOAT32, Repeats {3,2}, Output {6,6}. */
+typedef struct tile_fixture {
+    h_tensor in, out;
+    uint32_t repeats[9];
+    DML_TILE_OPERATOR_DESC d;
+    DML_OPERATOR_DESC od;
+} tile_fixture;
+
+static void tile_make(tile_fixture* f)
+{
+    static const uint32_t in_sizes[2] = { 2, 3 }, out_sizes[2] = { 6, 6 };
+    memset(f, 0, sizeof *f);
+    h_tensor_init(&f->in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, in_sizes, NULL);
+    h_tensor_init(&f->out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, out_sizes, NULL);
+    for (int i = 0; i < 9; ++i)
+        f->repeats[i] = 1;
+    f->repeats[0] = 3;
+    f->repeats[1] = 2;
+    f->d.InputTensor = &f->in.desc;
+    f->d.OutputTensor = &f->out.desc;
+    f->d.RepeatsCount = 2;
+    f->d.Repeats = f->repeats;
+    f->od.Type = DML_OPERATOR_TILE;
+    f->od.Desc = &f->d;
+}
+
 START_TEST(baselines_are_valid)
 {
     rs_fixture rs; rs_make(&rs);
@@ -162,6 +188,8 @@ START_TEST(baselines_are_valid)
     expect_create_ok(&s1.od, "SLICE1 baseline");
     s_fixture s; s_make(&s);
     expect_create_ok(&s.od, "SLICE baseline");
+    tile_fixture t; tile_make(&t);
+    expect_create_ok(&t.od, "TILE baseline");
 }
 END_TEST
 
@@ -745,6 +773,153 @@ START_TEST(slice_rules)
     h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, o1, NULL);
     f.sizes[0] = 1; f.strides[0] = 0xFFFFFFFFu;
     expect_create_ok(&f.od, "SLICE, stride 2^32-1 with one element");
+}
+END_TEST
+
+/* ---- TILE ---------------------------------------------------------------- */
+
+START_TEST(tile_repeats_count)
+{
+    tile_fixture f; tile_make(&f);
+    const uint32_t counts[] = { 0, 1, 3, 8, 9, 0xFFFFFFFFu };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        tile_make(&f);
+        f.d.RepeatsCount = counts[i];
+        EXPECT_INVALID(&f.od, "RepeatsCount");
+    }
+    /* the output's rank differs from the input's (and RepeatsCount's) */
+    static const uint32_t o3[3] = { 6, 6, 1 };
+    tile_make(&f);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 3, o3, NULL);
+    EXPECT_INVALID(&f.od, "DimensionCount");
+    /* ... and RepeatsCount following the output instead of the input */
+    tile_make(&f);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 3, o3, NULL);
+    f.d.RepeatsCount = 3;
+    EXPECT_INVALID(&f.od, "RepeatsCount");
+}
+END_TEST
+
+START_TEST(tile_repeats_null)
+{
+    tile_fixture f; tile_make(&f);
+    f.d.Repeats = NULL;
+    EXPECT_INVALID(&f.od, "Repeats");
+}
+END_TEST
+
+START_TEST(tile_repeat_zero)
+{
+    /* The output keeps valid sizes: the rule broken is the repeat's own. */
+    tile_fixture f; tile_make(&f);
+    f.repeats[1] = 0;
+    EXPECT_INVALID(&f.od, "dmlDeviceCreateOperator(TILE): Repeats[1] = 0; must be >= 1");
+    tile_make(&f);
+    f.repeats[0] = 0;
+    EXPECT_INVALID(&f.od, "Repeats[0] = 0; must be >= 1");
+    /* the output sized for the zero repeat is no way around it */
+    static const uint32_t o0[2] = { 0, 6 };
+    tile_make(&f);
+    f.repeats[0] = 0;
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, o0, NULL);
+    f.out.buf.TotalTensorSizeInBytes = 16;
+    EXPECT_INVALID(&f.od, "Repeats[0] = 0; must be >= 1");
+}
+END_TEST
+
+START_TEST(tile_output_sizes)
+{
+    static const uint32_t wrong[][2] = { { 6, 5 }, { 6, 7 }, { 3, 6 }, { 2, 3 }, { 12, 6 }, { 6, 12 } };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; ++i) {
+        tile_fixture f; tile_make(&f);
+        h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, wrong[i], NULL);
+        EXPECT_INVALID(&f.od, "OutputTensor.Sizes");
+    }
+    tile_fixture f; tile_make(&f);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, (const uint32_t[]){ 6, 5 }, NULL);
+    EXPECT_INVALID(&f.od, "InputTensor.Sizes[1] * Repeats[1] = 3 * 2 = 6");
+    /* repeats of 1 copy: the output is the input's size */
+    tile_make(&f);
+    f.repeats[0] = f.repeats[1] = 1;
+    EXPECT_INVALID(&f.od, "OutputTensor.Sizes[0]");
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, f.in.sizes, NULL);
+    expect_create_ok(&f.od, "TILE with every repeat 1");
+}
+END_TEST
+
+START_TEST(tile_output_size_overflow)
+{
+    /* 65536 * 65537 = 2^32 + 65536: 65536 in 32-bit arithmetic. */
+    static const uint32_t in_sizes[2] = { 65536, 1 }, out_sizes[2] = { 65536, 1 };
+    tile_fixture f; tile_make(&f);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 2, in_sizes, NULL);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 2, out_sizes, NULL);
+    f.repeats[0] = 65537;
+    f.repeats[1] = 1;
+    EXPECT_INVALID(&f.od, "4295032832");
+    /* 2^32 exactly wraps to 0: 2 * 2^31 */
+    static const uint32_t two[1] = { 2 }, one[1] = { 1 };
+    tile_make(&f);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 1, two, NULL);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 1, one, NULL);
+    f.d.RepeatsCount = 1;
+    f.repeats[0] = 0x80000000u;
+    EXPECT_INVALID(&f.od, "OutputTensor.Sizes[0]");
+    /* the largest size that fits is fine: 3 * 0x55555555 = 2^32 - 1 (a broadcast input of 3) */
+    static const uint32_t three[1] = { 3 }, zero_stride[1] = { 0 }, most[1] = { 0xFFFFFFFFu };
+    tile_make(&f);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 1, three, zero_stride);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 1, most, NULL);
+    f.d.RepeatsCount = 1;
+    f.repeats[0] = 0x55555555u;
+    expect_create_ok(&f.od, "TILE to a 2^32 - 1 output");
+}
+END_TEST
+
+START_TEST(tile_data_types)
+{
+    tile_fixture f; tile_make(&f);
+    f.out.buf.DataType = DML_TENSOR_DATA_TYPE_INT32; /* same size, another type */
+    EXPECT_INVALID(&f.od, "DataType");
+    tile_make(&f);
+    f.in.buf.DataType = DML_TENSOR_DATA_TYPE_FLOAT16;
+    f.out.buf.DataType = DML_TENSOR_DATA_TYPE_UINT16;
+    EXPECT_INVALID(&f.od, "DataType");
+    /* every data type, FLOAT64 included */
+    for (uint32_t t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t) {
+        tile_make(&f);
+        h_tensor_init(&f.in, (DML_TENSOR_DATA_TYPE)t, 2, f.in.sizes, NULL);
+        h_tensor_init(&f.out, (DML_TENSOR_DATA_TYPE)t, 2, f.out.sizes, NULL);
+        expect_create_ok(&f.od, h_type_name((DML_TENSOR_DATA_TYPE)t));
+    }
+}
+END_TEST
+
+START_TEST(tile_tensors)
+{
+    tile_fixture f; tile_make(&f);
+    f.d.InputTensor = NULL;
+    EXPECT_INVALID(&f.od, "InputTensor");
+    tile_make(&f);
+    f.d.OutputTensor = NULL;
+    EXPECT_INVALID(&f.od, "OutputTensor");
+    /* an output that broadcasts (two elements at one address) */
+    static const uint32_t broadcast[2] = { 6, 0 };
+    tile_make(&f);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, f.out.sizes, broadcast);
+    EXPECT_INVALID(&f.od, "Output");
+    /* a broadcast input is fine, and so is a transposed output */
+    static const uint32_t in_broadcast[2] = { 0, 1 }, transposed[2] = { 1, 6 };
+    tile_make(&f);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, f.in.sizes, in_broadcast);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, f.out.sizes, transposed);
+    expect_create_ok(&f.od, "broadcast input, transposed output");
+    /* an output of more than 8 dimensions is the tensor rule's */
+    static const uint32_t sizes9[9] = { 1, 1, 1, 1, 1, 1, 1, 2, 3 };
+    tile_make(&f);
+    f.in.buf.DimensionCount = 9; f.in.buf.Sizes = sizes9; f.in.buf.TotalTensorSizeInBytes = 24;
+    f.d.RepeatsCount = 9;
+    EXPECT_INVALID(&f.od, "DimensionCount");
 }
 END_TEST
 
@@ -1604,6 +1779,8 @@ static Suite* validation_suite(void)
         { "slice1", { s1_dimension_count, s1_data_types_differ, s1_window_size_zero, s1_window_out_of_bounds,
                       s1_stride_zero, s1_output_size_zero, s1_output_too_large, s1_null_arrays, NULL } },
         { "slice", { slice_rules, NULL } },
+        { "tile", { tile_repeats_count, tile_repeats_null, tile_repeat_zero, tile_output_sizes,
+                    tile_output_size_overflow, tile_data_types, tile_tensors, NULL } },
         { "device", { device_rules, adapters, device_adapter_info, debug_device_messages, feature_data_types, feature_levels, feature_query_errors, NULL } },
         { "bindings", { binding_counts, binding_ranges, binding_tensor_alignment, binding_overlap,
                         binding_bad_type, binding_failed_bind_keeps_previous, initializer_bindings, NULL } },

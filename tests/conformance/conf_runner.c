@@ -240,3 +240,19 @@ DML_RESULT conf_slice1(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_slic
     uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
 }
+
+DML_RESULT conf_tile(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_tile* m, const void* input,
+                     void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, type, m->rank, m->input_sizes, NULL);
+    tensor_desc(&bo, &to, type, m->rank, m->output_sizes, NULL);
+    DML_TILE_OPERATOR_DESC td = { &ti, &to, m->rank, m->repeats };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_TILE, &td };
+    uint64_t in_bytes = count_of(m->rank, m->input_sizes) * conf_elem_size(type);
+    uint64_t out_bytes = count_of(m->rank, m->output_sizes) * conf_elem_size(type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}

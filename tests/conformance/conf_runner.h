@@ -47,4 +47,9 @@ DML_RESULT conf_reverse_sequence(conf_device* d, DML_TENSOR_DATA_TYPE type,
 DML_RESULT conf_slice1(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_slice* m,
                        const void* input, void* output);
 
+/* DML_TILE for a mapped Tile (OTD_OK only): input packed with m->input_sizes,
+ * output packed with m->output_sizes. */
+DML_RESULT conf_tile(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_tile* m, const void* input,
+                     void* output);
+
 #endif

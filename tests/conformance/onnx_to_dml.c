@@ -194,3 +194,34 @@ int otd_map_slice(uint32_t rank, const int64_t* dims, uint32_t n, const int64_t*
         return fail(OTD_EMPTY, err, errlen, "Slice: the output has a zero dimension");
     return OTD_OK;
 }
+
+int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, const int64_t* repeats,
+                 otd_tile* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int r = check_dims(rank, dims, out->input_sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    if (repeats_count != rank)
+        return fail(OTD_INVALID, err, errlen, "Tile: %llu repeats for a rank-%u input",
+                    (unsigned long long)repeats_count, rank);
+    out->rank = rank;
+    int empty = 0;
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (repeats[i] < 0)
+            return fail(OTD_INVALID, err, errlen, "Tile: repeats[%u] = %lld is negative", i,
+                        (long long)repeats[i]);
+        /* dims[i] <= UINT32_MAX: the product is exact unless repeats[i] is huge */
+        uint64_t size;
+        if (__builtin_mul_overflow((uint64_t)dims[i], (uint64_t)repeats[i], &size) || size > UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen,
+                        "Tile: dims[%u] * repeats[%u] = %lld * %lld exceeds UINT32", i, i,
+                        (long long)dims[i], (long long)repeats[i]);
+        out->repeats[i] = (uint32_t)repeats[i];
+        out->output_sizes[i] = (uint32_t)size;
+        empty |= size == 0;
+    }
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "Tile: the output has a zero dimension");
+    return OTD_OK;
+}

@@ -29,6 +29,11 @@
  *        stride beyond INT32 (DML's InputWindowStrides), which gives
  *        OTD_UNREPRESENTABLE.
  *
+ *   Tile(input, repeats)  (repeats: one non-negative INT64 per input dimension)
+ *     -> DML_TILE, Repeats = repeats. ONNX Tile is numpy.tile with len(repeats)
+ *        equal to the rank. A repeat of 0 (or an input dimension of 0) gives
+ *        OTD_EMPTY; an output dimension above UINT32 gives OTD_UNREPRESENTABLE.
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -79,6 +84,17 @@ typedef struct otd_slice {
 int otd_map_slice(uint32_t rank, const int64_t* dims, uint32_t n, const int64_t* starts,
                   const int64_t* ends, const int64_t* axes, const int64_t* steps, otd_slice* out,
                   char* err, size_t errlen);
+
+typedef struct otd_tile {
+    uint32_t rank;
+    uint32_t input_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t repeats[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];   /* 0 somewhere when OTD_EMPTY */
+} otd_tile;
+
+/* repeats_count values in repeats (the ONNX input's element count). */
+int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, const int64_t* repeats,
+                 otd_tile* out, char* err, size_t errlen);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

@@ -129,6 +129,36 @@ START_TEST(reverse_sequence_desc)
 }
 END_TEST
 
+START_TEST(tile_desc)
+{
+    const int64_t dims[3] = { 2, 1, 3 };
+    char err[256];
+    otd_tile m;
+    const int64_t reps[3] = { 1, 4, 2 };
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, reps, &m, err, sizeof err), OTD_OK);
+    const uint32_t r[3] = { 1, 4, 2 }, out[3] = { 2, 4, 6 };
+    ck_assert_uint_eq(m.rank, 3);
+    ck_assert_mem_eq(m.repeats, r, sizeof r);
+    ck_assert_mem_eq(m.output_sizes, out, sizeof out);
+    /* one repeat per dimension, none negative */
+    ck_assert_int_eq(otd_map_tile(3, dims, 2, reps, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_tile(3, dims, 4, reps, &m, err, sizeof err), OTD_INVALID);
+    const int64_t negative[3] = { 1, -1, 1 };
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, negative, &m, err, sizeof err), OTD_INVALID);
+    /* a repeat of 0 is an empty output: nothing to dispatch */
+    const int64_t zero[3] = { 1, 0, 1 };
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, zero, &m, err, sizeof err), OTD_EMPTY);
+    ck_assert_uint_eq(m.output_sizes[1], 0);
+    /* an output dimension beyond UINT32, or a product beyond 64 bits */
+    const int64_t big[3] = { 1, 0x100000000ll, 1 }, huge[3] = { INT64_MAX, 1, 1 };
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, big, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, huge, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    const int64_t fits[3] = { 0x7FFFFFFF, 1, 1 };
+    ck_assert_int_eq(otd_map_tile(3, dims, 3, fits, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.output_sizes[0], 0xFFFFFFFEu);
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -205,6 +235,7 @@ int main(void)
     tcase_add_test(tc, slice_axis_rules);
     tcase_add_test(tc, slice_windows);
     tcase_add_test(tc, reverse_sequence_desc);
+    tcase_add_test(tc, tile_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -1,6 +1,6 @@
 /*
  * test_onnx_node.c — ONNX's own backend node tests (Debian's libonnx-testdata):
- * every test_reversesequence_* and test_slice_* case, mapped to DML by
+ * every test_reversesequence_*, test_slice_* and test_tile* case, mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
@@ -44,7 +44,8 @@ static bool discover(void)
     struct dirent* e;
     while ((e = readdir(dp)) && g_case_count < MAX_CASES) {
         if (!strncmp(e->d_name, "test_reversesequence_", 21) || !strcmp(e->d_name, "test_slice") ||
-            !strncmp(e->d_name, "test_slice_", 11))
+            !strncmp(e->d_name, "test_slice_", 11) || !strcmp(e->d_name, "test_tile") ||
+            !strncmp(e->d_name, "test_tile_", 10))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -111,7 +112,7 @@ START_TEST(onnx_case)
         snprintf(why, sizeof why, "skip (the expected output is empty: DML has no zero-size tensors)");
         report(name, backend, why);
         /* The mapping must still agree that there is nothing to dispatch. */
-        if (!strcmp(m.op_type, "Slice")) {
+        if (!strcmp(m.op_type, "Slice") || !strcmp(m.op_type, "Tile")) {
             /* checked below through the mapping's OTD_EMPTY */
         } else {
             goto out;
@@ -199,6 +200,29 @@ START_TEST(onnx_case)
                           name, i, sl.output_sizes[i], (long long)expected.dims[i]);
         dr = conf_slice1(&dev, type, &sl, data.data, out);
         ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
+    } else if (!strcmp(m.op_type, "Tile")) {
+        tp_tensor t;
+        int64_t repeats[16];
+        ck_assert_int_eq(node_input(casedir, &m, 1, &t), 0);
+        ck_assert_int_eq(t.data_type, TP_INT64);
+        to_i64(&t, repeats, 16);
+        uint64_t repeats_count = t.count;
+        tp_tensor_free(&t);
+        otd_tile tl;
+        int r = otd_map_tile(data.rank, data.dims, repeats_count, repeats, &tl, err, sizeof err);
+        if (expected.count == 0) {
+            ck_assert_msg(r == OTD_EMPTY, "%s: expected an empty output, the mapping gave %d", name, r);
+            free(out);
+            conf_device_close(&dev);
+            goto out;
+        }
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        ck_assert_uint_eq(tl.rank, expected.rank);
+        for (uint32_t i = 0; i < expected.rank; ++i)
+            ck_assert_msg(tl.output_sizes[i] == expected.dims[i], "%s: output dim %u = %u, ONNX says %lld",
+                          name, i, tl.output_sizes[i], (long long)expected.dims[i]);
+        dr = conf_tile(&dev, type, &tl, data.data, out);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
     } else {
         ck_abort_msg("%s: unexpected op_type %s", name, m.op_type);
     }
@@ -215,16 +239,19 @@ out:
 }
 END_TEST
 
-/* The suite must find what the brief promises: both ReverseSequence cases and the slice ones. */
+/* The suite must find what the brief promises: both ReverseSequence cases, the
+ * slice ones and both Tile ones. */
 START_TEST(found_cases)
 {
-    int rev = 0, slice = 0;
+    int rev = 0, slice = 0, tile = 0;
     for (int i = 0; i < g_case_count; ++i) {
         rev += !strncmp(g_cases[i], "test_reversesequence_", 21);
         slice += !strncmp(g_cases[i], "test_slice", 10);
+        tile += !strncmp(g_cases[i], "test_tile", 9);
     }
     ck_assert_int_ge(rev, 2);
     ck_assert_int_ge(slice, 8);
+    ck_assert_int_ge(tile, 2);
 }
 END_TEST
 

@@ -233,7 +233,8 @@ static void decode(fz_reader* r, fz_case* c)
             uint8_t t = u8(r);
             c->op.Type = (DML_OPERATOR_TYPE)(t < 200 ? t % 180 : u32(r));
             if (c->op.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES || c->op.Type == DML_OPERATOR_SLICE1 ||
-                c->op.Type == DML_OPERATOR_SLICE || c->op.Type == DML_OPERATOR_ELEMENT_WISE_IDENTITY)
+                c->op.Type == DML_OPERATOR_SLICE || c->op.Type == DML_OPERATOR_ELEMENT_WISE_IDENTITY ||
+                c->op.Type == DML_OPERATOR_TILE)
                 c->op.Type = DML_OPERATOR_INVALID;
         }
     } else {

@@ -9,6 +9,7 @@
 
 extern const dml_op_entry dml_op_element_wise_identity;
 extern const dml_op_entry dml_op_slice;
+extern const dml_op_entry dml_op_tile;
 extern const dml_op_entry dml_op_reverse_subsequences;
 extern const dml_op_entry dml_op_slice1;
 
@@ -16,6 +17,7 @@ extern const dml_op_entry dml_op_slice1;
 static const dml_op_entry* const table[] = {
     &dml_op_element_wise_identity,
     &dml_op_slice,
+    &dml_op_tile,
     &dml_op_reverse_subsequences,
     &dml_op_slice1,
 };

@@ -1,0 +1,139 @@
+/*
+ * dmlrun.h — what dmlrun's operator entries (dmlrun_ops.c) and its driver
+ * (dmlrun.c) share.
+ *
+ * An operator is one dmlrun_op: its command-line name, its options, a
+ * function that builds the DML_OPERATOR_DESC from the parsed options, and
+ * its documented examples (run and checked by `dmlrun --examples`). The
+ * driver parses the command line against the entry's options, creates the
+ * input tensor (--type, --sizes, --input), lets the entry build the rest,
+ * runs the operator through the public API and prints everything.
+ */
+#ifndef DML_TOOLS_DMLRUN_H
+#define DML_TOOLS_DMLRUN_H
+
+#include "common.h"
+
+#include <stdint.h>
+
+#define DMLRUN_MAX_RANK DML_TENSOR_DIMENSION_COUNT_MAX1
+#define DMLRUN_MAX_OPTIONS 8 /* an operator's own options */
+#define DMLRUN_MAX_INPUTS 4
+
+/* ---- Host tensors (packed) ----------------------------------------------- */
+
+typedef struct host_tensor {
+    DML_TENSOR_DATA_TYPE type;
+    uint32_t rank;
+    uint32_t sizes[DMLRUN_MAX_RANK];
+    uint64_t count;
+    DML_BUFFER_TENSOR_DESC buffer_desc;
+    DML_TENSOR_DESC desc; /* points into the struct: do not copy once initialised */
+    unsigned char* data;  /* packed, buffer_desc.TotalTensorSizeInBytes bytes, zeroed */
+} host_tensor;
+
+void host_tensor_init(host_tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes);
+void host_tensor_free(host_tensor* t);
+/* Fills t from "v,v,..." (exactly t->count values), or with 1..N when text is
+ * NULL; a wrong value is fatal, naming `option`. */
+void host_tensor_fill(host_tensor* t, const char* text, const char* option);
+void host_tensor_print(const char* title, const host_tensor* t);
+
+/* ---- Options ------------------------------------------------------------- */
+
+typedef enum dmlrun_kind {
+    DMLRUN_LIST,        /* unsigned 32-bit integers, one per dimension */
+    DMLRUN_SIGNED_LIST, /* signed 32-bit integers, one per dimension */
+    DMLRUN_ONE,         /* one unsigned 32-bit integer */
+    DMLRUN_TYPE,        /* a data type: float32, uint64, ... */
+    DMLRUN_VALUES,      /* "v,v,...": elements, parsed once their tensor exists */
+} dmlrun_kind;
+
+typedef struct dmlrun_option {
+    const char* name; /* "--offsets" */
+    dmlrun_kind kind;
+    bool required;
+} dmlrun_option;
+
+typedef struct dmlrun_value {
+    bool given;
+    uint32_t u[DMLRUN_MAX_RANK]; /* LIST; ONE in u[0] */
+    int32_t i[DMLRUN_MAX_RANK];  /* SIGNED_LIST */
+    DML_TENSOR_DATA_TYPE type;   /* TYPE */
+    const char* text;            /* VALUES */
+} dmlrun_value;
+
+struct dmlrun_op;
+
+/* A parsed command line (or example). Every per-dimension list has `rank`
+ * values: the first one given sets it. */
+typedef struct dmlrun_args {
+    const struct dmlrun_op* op;
+    DML_TENSOR_DATA_TYPE type; /* --type, default float32 */
+    uint32_t rank;
+    uint32_t sizes[DMLRUN_MAX_RANK]; /* --sizes: the input's */
+    bool have_sizes;
+    const char* input; /* --input, or NULL for 1..N */
+    dmlrun_value values[DMLRUN_MAX_OPTIONS]; /* op->options[k]'s */
+} dmlrun_args;
+
+/* The value of one of the operator's options (by name; an unknown name is a bug). */
+const dmlrun_value* dmlrun_value_of(const dmlrun_args* args, const char* option);
+
+/* ---- Building a call ----------------------------------------------------- */
+
+/* What an entry's build fills: the desc, the output and any inputs besides
+ * the first (the request's, already created and filled). */
+typedef struct dmlrun_call {
+    DML_OPERATOR_DESC desc;
+    void* desc_storage; /* the operator's desc struct (dmlrun_desc) */
+    host_tensor tensors[DMLRUN_MAX_INPUTS]; /* the inputs, in binding order */
+    const char* titles[DMLRUN_MAX_INPUTS];  /* as printed: "input", "sequence lengths" */
+    uint32_t input_count;
+    host_tensor output;
+} dmlrun_call;
+
+/* The operator's desc struct, zeroed, owned by the call; sets call->desc. */
+void* dmlrun_desc(dmlrun_call* call, DML_OPERATOR_TYPE type, size_t size);
+/* Another input, in binding order, printed under title. */
+host_tensor* dmlrun_add_input(dmlrun_call* call, const char* title, DML_TENSOR_DATA_TYPE type, uint32_t rank,
+    const uint32_t* sizes);
+/* The output (packed, zeroed). */
+host_tensor* dmlrun_set_output(dmlrun_call* call, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes);
+
+/* Parameter lines under "operator NAME": "  InputWindowOffsets {0,0,0,1}". */
+void dmlrun_print_u(const char* name, uint32_t rank, const uint32_t* values);
+void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values);
+
+/* ---- Operators ----------------------------------------------------------- */
+
+/* A documented example: the options as on the command line (the input is
+ * 1, 2, ..., N in float32 unless they say otherwise) and the expected output,
+ * row-major, as float32 values. */
+typedef struct dmlrun_example {
+    const char* title;
+    const char* options;
+    const char* expected;
+} dmlrun_example;
+
+typedef struct dmlrun_op {
+    const char* name;  /* on the command line: "slice1" */
+    const char* alias; /* another accepted name, or NULL */
+    const char* title; /* DirectML's: "SLICE1" */
+    const char* usage; /* --help: the options, then an optional second line */
+    const char* notes;
+    dmlrun_option options[DMLRUN_MAX_OPTIONS]; /* up to a NULL name */
+    /* Checks beyond the options' syntax that the tool must make itself
+     * (fatal: tool_fail); NULL when the runtime checks everything. */
+    void (*check)(const dmlrun_args* args);
+    /* Creates the output and other inputs, fills the desc, prints the
+     * operator's parameters. */
+    void (*build)(const dmlrun_args* args, dmlrun_call* call);
+    const dmlrun_example* examples; /* up to a NULL title */
+} dmlrun_op;
+
+/* The operators, in --help and --examples order (dmlrun_ops.c). */
+extern const dmlrun_op* const dmlrun_ops[];
+extern const uint32_t dmlrun_op_count;
+
+#endif /* DML_TOOLS_DMLRUN_H */
