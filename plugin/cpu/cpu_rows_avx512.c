@@ -17,7 +17,7 @@ typedef unsigned char byte;
 /* Rows that read their input downwards (reversed, stride -2) are walked
  * from their end, so that the input is read upwards: the hardware
  * prefetcher falls behind downward walks (the AVX2 stride -2 loop measured
- * this first for rows under a page; cpu_execute.c). */
+ * this first for rows under a page; cpu_rows_avx2.c). */
 
 /* Lane i holds i, in lanes of E bytes. */
 DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_iota(size_t E)

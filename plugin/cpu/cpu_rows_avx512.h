@@ -2,7 +2,8 @@
  * cpu_rows_avx512.h — AVX-512 kernels for rows whose output is contiguous
  * and whose input walks at stride -1 or +-2 (reversed rows, every other
  * element). cpu_execute.c picks them at run time (cpu_simd.h) and finishes
- * whatever they leave with its AVX2 and portable loops.
+ * whatever they leave with the AVX2 kernels (cpu_rows_avx2.h) and its
+ * portable loops.
  *
  * Every load stays inside the span of elements the row reads, so nothing
  * outside the bound input is touched; stores stay inside the row's output.
