@@ -563,7 +563,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
             const uint64_t rows = left / n < run ? left / n : run;
             const dml_cpu_block_origin origin = { w.in - w.c[ax] * w.in_stride[ax],
                 w.out - w.c[ax] * w.out_stride[ax], w.len };
-            dml_cpu_reverse_block(p, args, &origin, a, a + rows, 0, n);
+            dml_cpu_reverse_block(p, args, &origin, a, a + rows, 0, n, t_stream);
             left -= rows * n;
             if (left == 0)
                 break;
@@ -655,6 +655,7 @@ static void execute_columns(const split* s, unsigned task)
 {
     const dml_plan* p = s->plan;
     const uint64_t n = p->sizes[p->rank - 1], units = p->element_count / p->axis_size;
+    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
     uint64_t u = (uint64_t)task * s->chunk;
     const uint64_t end = units - u < s->chunk ? units : u + s->chunk;
     while (u < end) {
@@ -662,7 +663,7 @@ static void execute_columns(const split* s, unsigned task)
         walk w;
         walk_init(&w, p, group * p->axis_size * n, 1);
         const dml_cpu_block_origin origin = { w.in, w.out, w.len };
-        dml_cpu_reverse_block(p, s->args, &origin, 0, p->axis_size, j, j_end);
+        dml_cpu_reverse_block(p, s->args, &origin, 0, p->axis_size, j, j_end, stream);
         u += j_end - j;
     }
 }

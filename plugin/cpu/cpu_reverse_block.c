@@ -27,7 +27,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cpu_execute.h"
 #include "cpu_reverse_select.h"
 #include "cpu_simd.h"
 
@@ -342,12 +341,11 @@ int dml_cpu_reverse_block_applies(const dml_plan* p)
 }
 
 void dml_cpu_reverse_block(const dml_plan* p, const dml_plan_args* args, const dml_cpu_block_origin* origin,
-    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end)
+    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, int stream)
 {
     if (a_begin >= a_end || j_begin >= j_end)
         return;
     const int wide = p->lengths_element_size == 8;
-    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
     void (*run)(const dml_plan*, const dml_plan_args*, const dml_cpu_block_origin*, uint64_t, uint64_t, uint64_t,
         uint64_t, int);
     switch (p->element_size) {
