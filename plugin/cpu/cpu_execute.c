@@ -11,6 +11,7 @@
  * for elements that are really accessed.
  */
 #include "cpu_execute.h"
+#include "cpu_lengths.h"
 #include "cpu_reverse_block.h"
 #include "cpu_rows_avx2.h"
 #include "cpu_rows_avx512.h"
@@ -105,17 +106,10 @@ static inline void walk_skip_rows(walk* w, uint64_t rows)
     walk_step(w, d - 1);
 }
 
+/* The clamped length at lengths element `index` (cpu_lengths.h). */
 ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
 {
-    uint64_t length;
-    if (LS == 8) {
-        memcpy(&length, lengths + index * 8, 8);
-    } else {
-        uint32_t length32;
-        memcpy(&length32, lengths + index * 4, 4);
-        length = length32;
-    }
-    return length < axis_size ? length : axis_size;
+    return dml_cpu_read_length(lengths, index, LS, axis_size);
 }
 
 /* Outputs too large to stay in cache are written with non-temporal stores,

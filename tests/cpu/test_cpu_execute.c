@@ -14,6 +14,7 @@
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 #include "cpu_reverse_block.h"
+#include "cpu_reverse_select.h"
 #include "cpu_simd.h"
 #include "cpu_test_util.h"
 #include "cpu_transpose_avx512.h"
@@ -166,6 +167,55 @@ START_TEST(test_reverse_edge_lengths)
                 check_case(&t, &r, NULL);
                 case_free(&t);
             }
+}
+END_TEST
+
+/* The vector length clamps of the column blocks against dml_plan_read_length
+ * (core/plan.h), value by value: lengths around the clamp, the 32-bit edges,
+ * and for 8-byte lengths values whose low 32 bits are small or whose sign
+ * bit is set (no truncation, no signed compare). Each level this CPU has,
+ * up to the one under test. */
+START_TEST(test_clamp_lengths_vectors)
+{
+#ifdef DML_CPU_AVX2
+    enum { N = 67 }; /* whole vectors of either width and a tail */
+    static const uint64_t edges[] = { 0, 1, 2, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, (uint64_t)1 << 32,
+        ((uint64_t)1 << 32) + 1, ((uint64_t)1 << 32) + 5, (uint64_t)1 << 63, ((uint64_t)1 << 63) + 3, UINT64_MAX,
+        INT64_MAX };
+    static const uint32_t axis_sizes[] = { 1, 5, 64, 65, 0x7FFFFFFE };
+    rng r = { 7100 };
+    for (size_t a = 0; a < COUNT(axis_sizes); a++)
+        for (uint32_t LS = 4; LS <= 8; LS += 4) {
+            const uint32_t T = axis_sizes[a];
+            uint64_t wide[N];
+            uint32_t narrow[N];
+            for (int k = 0; k < N; k++) {
+                const int64_t pick = rng_range(&r, 0, (int64_t)COUNT(edges) + 3);
+                const uint64_t v = pick < (int64_t)COUNT(edges) ? edges[pick]
+                    : (uint64_t)((int64_t)T + rng_range(&r, -2, 2)); /* T - 2 .. T + 2 */
+                wide[k] = v;
+                narrow[k] = (uint32_t)v;
+            }
+            const void* lengths = LS == 8 ? (const void*)wide : (const void*)narrow;
+            dml_plan rule = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .lengths_element_size = LS, .axis_size = T };
+            for (int level = DML_CPU_ISA_AVX2; level <= DML_CPU_ISA_AVX512; level++) {
+                if (dml_cpu_isa() < (dml_cpu_isa_level)level)
+                    continue;
+                uint32_t L[N];
+                memset(L, 0xAB, sizeof L);
+                const uint64_t done = level == DML_CPU_ISA_AVX2 ? dml_cpu_clamp_lengths_avx2(L, lengths, N, T, LS)
+                                                                : dml_cpu_clamp_lengths_avx512(L, lengths, N, T, LS);
+                ck_assert_uint_ge(done, N - 16);
+                ck_assert_uint_le(done, N);
+                for (uint64_t k = 0; k < done; k++)
+                    ck_assert_msg(L[k] == dml_plan_read_length(&rule, lengths, (int64_t)k),
+                        "level %d LS %u T %u: length %llu clamped to %u", level, LS, T,
+                        (unsigned long long)(LS == 8 ? wide[k] : narrow[k]), L[k]);
+                for (uint64_t k = done; k < N; k++)
+                    ck_assert_uint_eq(L[k], 0xABABABABu); /* nothing past the lengths done */
+            }
+        }
+#endif
 }
 END_TEST
 
@@ -902,6 +952,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_outer_axis_row_length);
     tcase_add_test(plans, test_reverse_outer_axis_element_length);
     tcase_add_test(plans, test_reverse_edge_lengths);
+    tcase_add_test(plans, test_clamp_lengths_vectors);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_streamed_rows);
