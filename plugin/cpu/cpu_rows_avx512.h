@@ -19,6 +19,11 @@
  * the level in use lacks what E needs. */
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E);
 
+/* The same, the 64-byte lines wholly inside the row's output written with
+ * non-temporal stores (the caller fences), the partial lines at its ends
+ * with ordinary ones. */
+uint64_t dml_cpu_reverse_row_stream_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E);
+
 /* dst[k] = src[2k] (backward = 0) or src[-2k] (backward = 1) for k < n.
  * Returns n, or 0 (nothing written) as above. */
 uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E,
