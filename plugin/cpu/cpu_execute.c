@@ -11,8 +11,11 @@
  * for elements that are really accessed.
  */
 #include "cpu_execute.h"
+#include "cpu_lengths.h"
 #include "cpu_reverse_block.h"
+#include "cpu_rows_avx2.h"
 #include "cpu_rows_avx512.h"
+#include "cpu_simd.h"
 #include "cpu_transpose_avx512.h"
 
 #include <stddef.h>
@@ -21,121 +24,6 @@
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef unsigned char byte;
-
-/* ---- AVX2 row kernels, chosen at run time (__builtin_cpu_supports) ----
- *
- * Each handles whole 32-byte blocks of output and returns how many elements
- * it wrote; the portable loops finish the row. Loads stay inside the span of
- * elements the row reads (stride +-2 reads the element between two wanted
- * ones, never one past either end), so nothing outside the bound tensor is
- * touched. */
-#include "cpu_simd.h"
-#ifdef DML_CPU_AVX2
-
-/* Reverses the element order of a 32-byte vector of E-byte elements. */
-DML_TARGET_AVX2 static inline __m256i reverse32(__m256i v, size_t E)
-{
-    if (E == 4)
-        return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
-    if (E == 8)
-        return _mm256_permute4x64_epi64(v, 0x1B);
-    const __m256i bytes = E == 1
-        ? _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-              5, 4, 3, 2, 1, 0)
-        : _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
-              4, 5, 2, 3, 0, 1);
-    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, bytes), 0x4E);
-}
-
-/* dst[k] = src[-k]: 32 bytes at a time. */
-DML_TARGET_AVX2 static uint64_t reverse_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E)
-{
-    const uint64_t V = 32 / E;
-    uint64_t k = 0;
-    for (; k + V <= n; k += V) {
-        __m256i v = _mm256_loadu_si256((const __m256i*)(const void*)(src - (k + V - 1) * E));
-        _mm256_storeu_si256((__m256i*)(void*)(dst + k * E), reverse32(v, E));
-    }
-    if (k < n && n >= V) { /* a last, overlapping block */
-        k = n - V;
-        __m256i v = _mm256_loadu_si256((const __m256i*)(const void*)(src - (k + V - 1) * E));
-        _mm256_storeu_si256((__m256i*)(void*)(dst + k * E), reverse32(v, E));
-        k = n;
-    }
-    return k;
-}
-
-/* The even (odd = 0) or odd (odd = 1) elements of a and b, in order. */
-DML_TARGET_AVX2 static inline __m256i pick_alternate(__m256i a, __m256i b, size_t E, int odd)
-{
-    __m256i packed;
-    if (E == 1) {
-        const __m256i low = _mm256_set1_epi16(0x00FF);
-        a = odd ? _mm256_srli_epi16(a, 8) : _mm256_and_si256(a, low);
-        b = odd ? _mm256_srli_epi16(b, 8) : _mm256_and_si256(b, low);
-        packed = _mm256_packus_epi16(a, b);
-    } else if (E == 2) {
-        const __m256i low = _mm256_set1_epi32(0xFFFF);
-        a = odd ? _mm256_srli_epi32(a, 16) : _mm256_and_si256(a, low);
-        b = odd ? _mm256_srli_epi32(b, 16) : _mm256_and_si256(b, low);
-        packed = _mm256_packus_epi32(a, b);
-    } else if (E == 4) {
-        packed = odd ? _mm256_castps_si256(
-                           _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(3, 1, 3, 1)))
-                     : _mm256_castps_si256(
-                           _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0)));
-    } else {
-        packed = odd ? _mm256_unpackhi_epi64(a, b) : _mm256_unpacklo_epi64(a, b);
-    }
-    return _mm256_permute4x64_epi64(packed, 0xD8);
-}
-
-/* dst[k] = src[2k] (backward = 0) or src[-2k] (backward = 1), whole vectors
- * while the span read stays strictly inside the row's span (k + V < n). */
-DML_TARGET_AVX2 static uint64_t stride2_row_avx2(byte* dst, const byte* src, uint64_t n, size_t E,
-    int backward)
-{
-    const uint64_t V = 32 / E;
-    if (backward && 2 * n * E < 4096 && n >= V + 1) {
-        /* A row read downwards over less than a page leaves the hardware
-         * prefetcher behind (measured: 1-byte rows of 1024 run 1.2x faster
-         * this way; longer rows lose): blocks from the row's end down, so
-         * the input is read upwards. The block at 0 may overlap its
-         * neighbour; the row's last element is left to the scalar loop. */
-        for (uint64_t k = n - V - 1;; k = k > V ? k - V : 0) {
-            const byte* p = src - (2 * (k + V - 1) + 1) * E;
-            __m256i a = _mm256_loadu_si256((const __m256i*)(const void*)p);
-            __m256i b = _mm256_loadu_si256((const __m256i*)(const void*)(p + 32));
-            _mm256_storeu_si256((__m256i*)(void*)(dst + k * E), reverse32(pick_alternate(a, b, E, 1), E));
-            if (k == 0)
-                return n - 1;
-        }
-    }
-    uint64_t k = 0;
-    for (int last = 0;; k += V) {
-        if (k + V >= n) {
-            /* A last block overlapping the previous one, ending one element
-             * short of the row (left to the scalar loop). */
-            if (last || k + 1 >= n || n < V + 1)
-                break;
-            k = n - V - 1;
-            last = 1;
-        }
-        /* forward: elements 2k .. 2k+2V-1, the even ones.
-         * backward: elements -2(k+V-1)-1 .. -2k, the odd ones, reversed. */
-        const byte* p = backward ? src - (2 * (k + V - 1) + 1) * E : src + 2 * k * E;
-        __m256i a = _mm256_loadu_si256((const __m256i*)(const void*)p);
-        __m256i b = _mm256_loadu_si256((const __m256i*)(const void*)(p + 32));
-        __m256i v = pick_alternate(a, b, E, backward);
-        _mm256_storeu_si256((__m256i*)(void*)(dst + k * E), backward ? reverse32(v, E) : v);
-        if (last) {
-            k += V;
-            break;
-        }
-    }
-    return k;
-}
-#endif
 
 enum row_mode {
     ROW_GATHER,          /* plain gather */
@@ -218,17 +106,10 @@ static inline void walk_skip_rows(walk* w, uint64_t rows)
     walk_step(w, d - 1);
 }
 
+/* The clamped length at lengths element `index` (cpu_lengths.h). */
 ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
 {
-    uint64_t length;
-    if (LS == 8) {
-        memcpy(&length, lengths + index * 8, 8);
-    } else {
-        uint32_t length32;
-        memcpy(&length32, lengths + index * 4, 4);
-        length = length32;
-    }
-    return length < axis_size ? length : axis_size;
+    return dml_cpu_read_length(lengths, index, LS, axis_size);
 }
 
 /* Outputs too large to stay in cache are written with non-temporal stores,
@@ -299,13 +180,11 @@ ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64
         }
         if (ss == -1) {
             uint64_t k = n * E >= 64 ? dml_cpu_reverse_row_avx512(dst, src, n, E) : 0;
-#ifdef DML_CPU_AVX2
             /* Every element size: the compiler's 16-byte loop below ran 4-
-             * and 8-byte rows at 0.65x memcpy, this one at 0.83x / 0.96x
+             * and 8-byte rows at 0.65x memcpy, the AVX2 one at 0.83x / 0.96x
              * (4 MiB, one thread, best of 31, 2-core AMD EPYC VM). */
-            if (k == 0 && n * E >= 64 && have_avx2())
-                k = reverse_row_avx2(dst, src, n, E);
-#endif
+            if (k == 0 && n * E >= 64)
+                k = dml_cpu_reverse_row_avx2(dst, src, n, E);
             if (E == 1) { /* baseline x86-64 has no byte shuffle: reverse 8 at a time */
                 for (; k + 8 <= n; k += 8) {
                     uint64_t v;
@@ -334,10 +213,8 @@ ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64
     if (ds == 1 && (ss == 2 || ss == -2) && n * E >= 64) {
         if (ss < 0 || t_forward_avx512)
             k0 = dml_cpu_stride2_row_avx512(dst, src, n, E, ss < 0);
-#ifdef DML_CPU_AVX2
-        if (k0 == 0 && have_avx2())
-            k0 = stride2_row_avx2(dst, src, n, E, ss < 0);
-#endif
+        if (k0 == 0)
+            k0 = dml_cpu_stride2_row_avx2(dst, src, n, E, ss < 0);
         dst += k0 * E;
         src += (ptrdiff_t)k0 * ss * (ptrdiff_t)E;
     }
@@ -368,6 +245,13 @@ ALWAYS_INLINE void copy_row(byte* dst, int64_t ds, const byte* src, int64_t ss, 
         copy_row_cached(dst, ds, src, ss, n, E);
         return;
     }
+    /* Reversed rows with AVX-512: one pass, streamed a line at a time
+     * (64 MiB, one thread's CPU time, against the staged pass below: rows
+     * of 16 KiB 5.0-6.3 -> 4.2-5.9 ms line-aligned, 13-16 -> 4.8-5.5 ms
+     * not; rows of 1000 bytes 25-36 -> 9-11 ms, of 300 bytes 73-89 ->
+     * 6-9 ms). */
+    if (ss == -1 && dml_cpu_reverse_row_stream_avx512(dst, src, n, E) == n)
+        return;
     _Alignas(64) byte stage[STAGE_BYTES];
     const uint64_t per = STAGE_BYTES / E, pieces = (n + per - 1) / per;
     for (uint64_t i = 0; i < pieces; i++) {
@@ -441,16 +325,16 @@ static __attribute__((noinline)) void memcpy_rows(byte* out, int64_t out_step, c
         memcpy(out + (int64_t)r * out_step, in + (int64_t)r * in_step, bytes);
 }
 
-/* The same for a reversal on an outer axis with a length per row: row r
- * (axis coordinate a0 + r * a_step) reads the row `shift` axis steps away,
+/* The same for a reversal on an outer axis (axis coordinate a for every
+ * row) with a length per row: row r reads the row `shift` axis steps away,
  * shift = L - 1 - 2a when a < L. */
 static __attribute__((noinline)) void memcpy_rows_reversed(byte* out, int64_t out_step, const byte* in,
     int64_t in_step, int64_t axis_step, const byte* lengths, int64_t length_step, size_t LS, uint64_t axis_size,
-    uint64_t a0, uint64_t a_step, uint64_t rows, size_t bytes)
+    uint64_t a, uint64_t rows, size_t bytes)
 {
     for (uint64_t r = 0; r < rows; r++) {
         const int64_t ri = (int64_t)r;
-        const uint64_t a = a0 + r * a_step, L = read_length(lengths + ri * length_step, 0, LS, axis_size);
+        const uint64_t L = read_length(lengths + ri * length_step, 0, LS, axis_size);
         const int64_t shift = a < L ? (int64_t)(L - 1 - a) - (int64_t)a : 0;
         memcpy(out + ri * out_step, in + ri * in_step + shift * axis_step, bytes);
     }
@@ -462,27 +346,56 @@ ALWAYS_INLINE int row_is_memcpy(int64_t is, int64_t os, uint64_t n, size_t E)
     return is == 1 && os == 1 && n * E > 16 && !t_stream;
 }
 
+/* `count` rows of n elements, row r from input element in + r * in_step
+ * to output element out + r * out_step (row strides is, os; offsets in
+ * elements of the bound tensors). Rows whose input lies at falling
+ * addresses (in_step < 0) go from the last to the first, so the input is
+ * read upwards, and the output downwards: read downwards, rows of 16 KiB
+ * took 1.5-1.8x the time of the same rows read upwards, where writing them
+ * downwards cost nothing measurable (64 MiB float32, one thread's CPU time,
+ * 2-core AMD EPYC VM). */
+ALWAYS_INLINE void copy_row_run(const byte* in, int64_t in_at, int64_t in_step, int64_t is, byte* out,
+    int64_t out_at, int64_t out_step, int64_t os, uint64_t count, uint64_t n, size_t E)
+{
+    const int64_t e = (int64_t)E;
+    if (in_step < 0 && count > 1) {
+        in_at += (int64_t)(count - 1) * in_step;
+        out_at += (int64_t)(count - 1) * out_step;
+        in_step = -in_step;
+        out_step = -out_step;
+    }
+    if (row_is_memcpy(is, os, n, E)) {
+        memcpy_rows(out + out_at * e, out_step * e, in + in_at * e, in_step * e, count, n * E);
+        return;
+    }
+    for (uint64_t r = 0; r < count; r++) {
+        const int64_t ri = (int64_t)r;
+        copy_row(out + (out_at + ri * out_step) * e, os, in + (in_at + ri * in_step) * e, is, n, E);
+    }
+}
+
 /* `rows` full rows from the walk's position along the next-outer dimension:
  * one tight loop instead of an odometer step per (possibly short) row. */
 ALWAYS_INLINE void copy_rows(const walk* w, const byte* in, byte* out, uint64_t rows, uint64_t n, size_t E)
 {
     const int inner = w->rank - 1;
-    const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
-    const int64_t is2 = w->in_stride[inner - 1], os2 = w->out_stride[inner - 1], e = (int64_t)E;
-    if (row_is_memcpy(is, os, n, E)) {
-        memcpy_rows(out + w->out * e, os2 * e, in + w->in * e, is2 * e, rows, n * E);
-        return;
-    }
-    for (uint64_t r = 0; r < rows; r++) {
-        const int64_t ri = (int64_t)r;
-        copy_row(out + (w->out + ri * os2) * e, os, in + (w->in + ri * is2) * e, is, n, E);
-    }
+    copy_row_run(in, w->in, w->in_stride[inner - 1], w->in_stride[inner], out, w->out, w->out_stride[inner - 1],
+        w->out_stride[inner], rows, n, E);
 }
 
 /* Same for a reversal on an outer axis with one length per row: each row
  * moves whole from the source row its length picks, without an odometer
  * step per row (time-major batches of short rows ran 1.3-1.5x slower than a
- * plain-C loop of memcpy calls; dmlbench vs_C). len_strides[axis] is 0. */
+ * plain-C loop of memcpy calls; dmlbench vs_C). len_strides[axis] is 0.
+ *
+ * Rows along the axis itself (a composed plan's, or batch-major batches)
+ * share one length: the group is two runs of rows, the reversed ones
+ * (a < L, source L - 1 - a) and the straight ones, each copied as a gather
+ * of rows (copy_row_run), in the order of their input addresses. Row by
+ * row, the reversed run read its source rows downwards: dmlbench --graph's
+ * fused plan ([256, 16, 4096] float32, rows read at stride -1, lengths 1 to
+ * 16 per batch) took 7.7-8.1 ms against 5.1-5.5 for its SLICE1 alone, and
+ * takes 5.1-5.6 this way (one thread's CPU time, 2-core AMD EPYC VM). */
 ALWAYS_INLINE void copy_rows_reversed(const dml_plan* p, const walk* w, const byte* in, byte* out,
     const byte* lengths, uint64_t rows, uint64_t n, size_t E, size_t LS)
 {
@@ -490,15 +403,29 @@ ALWAYS_INLINE void copy_rows_reversed(const dml_plan* p, const walk* w, const by
     const int64_t is = w->in_stride[inner], os = w->out_stride[inner];
     const int64_t is2 = w->in_stride[outer], os2 = w->out_stride[outer], ls2 = w->len_stride[outer];
     const int64_t as = w->in_stride[axis], e = (int64_t)E;
+    if (axis == outer) {
+        const uint64_t a0 = (uint64_t)w->c[axis], L = read_length(lengths, w->len, LS, p->axis_size);
+        /* Rows [0, reversed) read axis positions L - 1 - a0 - r, the rest a0 + r. */
+        const uint64_t reversed = L <= a0 ? 0 : L - a0 < rows ? L - a0 : rows;
+        const int64_t first = (int64_t)L - 1 - 2 * (int64_t)a0; /* row 0's source, in axis steps from its own */
+        const int64_t ri = (int64_t)reversed;
+        if (as < 0 && reversed < rows)
+            copy_row_run(in, w->in + ri * as, as, is, out, w->out + ri * os2, os2, os, rows - reversed, n, E);
+        if (reversed)
+            copy_row_run(in, w->in + first * as, -as, is, out, w->out, os2, os, reversed, n, E);
+        if (as >= 0 && reversed < rows)
+            copy_row_run(in, w->in + ri * as, as, is, out, w->out + ri * os2, os2, os, rows - reversed, n, E);
+        return;
+    }
     if (row_is_memcpy(is, os, n, E)) {
         memcpy_rows_reversed(out + w->out * e, os2 * e, in + w->in * e, is2 * e, as * e, lengths + w->len * (int64_t)LS,
-            ls2 * (int64_t)LS, LS, p->axis_size, (uint64_t)w->c[axis], axis == outer, rows, n * E);
+            ls2 * (int64_t)LS, LS, p->axis_size, (uint64_t)w->c[axis], rows, n * E);
         return;
     }
     for (uint64_t r = 0; r < rows; r++) {
         const int64_t ri = (int64_t)r;
-        const uint64_t a = (uint64_t)w->c[axis] + (axis == outer ? r : 0);
         const uint64_t L = read_length(lengths, w->len + ri * ls2, LS, p->axis_size);
+        const uint64_t a = (uint64_t)w->c[axis];
         const int64_t shift = a < L ? (int64_t)(L - 1 - a) - (int64_t)a : 0;
         copy_row(out + (w->out + ri * os2) * e, os, in + (w->in + ri * is2 + shift * as) * e, is, n, E);
     }
@@ -680,7 +607,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
             const uint64_t rows = left / n < run ? left / n : run;
             const dml_cpu_block_origin origin = { w.in - w.c[ax] * w.in_stride[ax],
                 w.out - w.c[ax] * w.out_stride[ax], w.len };
-            dml_cpu_reverse_block(p, args, &origin, a, a + rows, 0, n);
+            dml_cpu_reverse_block(p, args, &origin, a, a + rows, 0, n, t_stream);
             left -= rows * n;
             if (left == 0)
                 break;
@@ -772,6 +699,7 @@ static void execute_columns(const split* s, unsigned task)
 {
     const dml_plan* p = s->plan;
     const uint64_t n = p->sizes[p->rank - 1], units = p->element_count / p->axis_size;
+    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
     uint64_t u = (uint64_t)task * s->chunk;
     const uint64_t end = units - u < s->chunk ? units : u + s->chunk;
     while (u < end) {
@@ -779,7 +707,7 @@ static void execute_columns(const split* s, unsigned task)
         walk w;
         walk_init(&w, p, group * p->axis_size * n, 1);
         const dml_cpu_block_origin origin = { w.in, w.out, w.len };
-        dml_cpu_reverse_block(p, s->args, &origin, 0, p->axis_size, j, j_end);
+        dml_cpu_reverse_block(p, s->args, &origin, 0, p->axis_size, j, j_end, stream);
         u += j_end - j;
     }
 }

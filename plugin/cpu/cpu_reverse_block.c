@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cpu_execute.h"
+#include "cpu_lengths.h"
 #include "cpu_reverse_select.h"
 #include "cpu_simd.h"
 
@@ -63,18 +63,11 @@ static uint64_t select_block_cols(uint64_t axis_size, uint64_t E)
     return cols > BLOCK_MAX_COLS ? BLOCK_MAX_COLS : cols;
 }
 
+/* The clamped length at lengths element `index` (cpu_lengths.h). axis_size
+ * is a tensor size, so it fits in 32 bits. */
 ALWAYS_INLINE uint32_t clamped_length(const byte* lengths, int64_t index, size_t LS, uint64_t axis_size)
 {
-    uint64_t length;
-    if (LS == 8) {
-        memcpy(&length, lengths + index * 8, 8);
-    } else {
-        uint32_t length32;
-        memcpy(&length32, lengths + index * 4, 4);
-        length = length32;
-    }
-    /* axis_size is a tensor size, so it fits in 32 bits. */
-    return (uint32_t)(length < axis_size ? length : axis_size);
+    return (uint32_t)dml_cpu_read_length(lengths, index, LS, axis_size);
 }
 
 /* L[k] = the clamped length of column k, for count columns from lengths
@@ -342,12 +335,11 @@ int dml_cpu_reverse_block_applies(const dml_plan* p)
 }
 
 void dml_cpu_reverse_block(const dml_plan* p, const dml_plan_args* args, const dml_cpu_block_origin* origin,
-    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end)
+    uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, int stream)
 {
     if (a_begin >= a_end || j_begin >= j_end)
         return;
     const int wide = p->lengths_element_size == 8;
-    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
     void (*run)(const dml_plan*, const dml_plan_args*, const dml_cpu_block_origin*, uint64_t, uint64_t, uint64_t,
         uint64_t, int);
     switch (p->element_size) {

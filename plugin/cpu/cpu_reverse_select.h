@@ -37,7 +37,9 @@ uint64_t dml_cpu_select_avx512(const dml_cpu_select_block* b, size_t E);
 uint64_t dml_cpu_select_avx2(const dml_cpu_select_block* b, size_t E);
 
 /* L[k] = min(lengths[k], T) for the first count contiguous lengths of LS
- * (4 or 8) bytes, in whole vectors; return the lengths done. */
+ * (4 or 8) bytes, in whole vectors; return the lengths done. The vector form
+ * of core/plan.h's dml_plan_read_length (axis_size T, which fits in 32 bits),
+ * tested against it value by value (test_cpu_execute). */
 uint64_t dml_cpu_clamp_lengths_avx512(uint32_t* L, const void* lengths, uint64_t count, uint32_t T, size_t LS);
 uint64_t dml_cpu_clamp_lengths_avx2(uint32_t* L, const void* lengths, uint64_t count, uint32_t T, size_t LS);
 

@@ -17,7 +17,7 @@ typedef unsigned char byte;
 /* Rows that read their input downwards (reversed, stride -2) are walked
  * from their end, so that the input is read upwards: the hardware
  * prefetcher falls behind downward walks (the AVX2 stride -2 loop measured
- * this first for rows under a page; cpu_execute.c). */
+ * this first for rows under a page; cpu_rows_avx2.c). */
 
 /* Lane i holds i, in lanes of E bytes. */
 DML_TARGET_AVX512 ALWAYS_INLINE __m512i lane_iota(size_t E)
@@ -191,6 +191,41 @@ DML_TARGET_AVX512_VBMI ALWAYS_INLINE __m512i permute2_vbmi(__m512i a, __m512i in
         return n;                                                                                             \
     } while (0)
 
+/* The same with non-temporal stores for the 64-byte lines of the row's
+ * output: blocks as above, from the row's end, but at line boundaries. The
+ * partial lines at either end (a whole vector at k = n - V or 0, masked to
+ * them) and the whole lines next to them are stored, not streamed: on the
+ * 2-core AMD EPYC VM, a line streamed next to one stored made rows of 300
+ * bytes take 10x the time (64 MiB, one thread's CPU time: 76-83 ms with
+ * every whole line streamed, as the staged copy's 16-byte streams ran too,
+ * 7-8 ms this way; rows of 16 KiB 4-5 ms). */
+#define REVERSE_ROW_STREAM(PERMUTE)                                                                           \
+    do {                                                                                                      \
+        const uint64_t V = 64 / E;                                                                            \
+        if (n < V || ((uintptr_t)dst & (E - 1)))                                                              \
+            return 0;                                                                                         \
+        const __m512i index = reverse_index(E);                                                               \
+        const uint64_t head = ((64 - ((uintptr_t)dst & 63)) & 63) / E; /* elements before the first line */  \
+        const uint64_t lines = (n - head) / V, tail = head + lines * V;                                       \
+        if (tail < n) {                                                                                       \
+            const uint64_t k = n - V, skip = (tail - k) * E; /* bytes of the block in whole lines */         \
+            _mm512_mask_storeu_epi8(dst + k * E, (__mmask64)(~(uint64_t)0 << skip),                           \
+                PERMUTE(index, LOAD(src - (k + V - 1) * E), E));                                              \
+        }                                                                                                     \
+        for (uint64_t i = lines; i > 0; i--) {                                                                \
+            const uint64_t k = head + (i - 1) * V;                                                            \
+            const __m512i v = PERMUTE(index, LOAD(src - (k + V - 1) * E), E);                                 \
+            if ((i == lines && tail < n) || (i == 1 && head))                                                 \
+                STORE(dst + k * E, v);                                                                        \
+            else                                                                                              \
+                _mm512_stream_si512((void*)(dst + k * E), v);                                                 \
+        }                                                                                                     \
+        if (head)                                                                                             \
+            _mm512_mask_storeu_epi8(dst, (__mmask64)(~(uint64_t)0 >> (64 - head * E)),                        \
+                PERMUTE(index, LOAD(src - (V - 1) * E), E));                                                  \
+        return n;                                                                                             \
+    } while (0)
+
 #define STRIDE2_ROW(PERMUTE2)                                                                                 \
     do {                                                                                                      \
         const uint64_t V = 64 / E;                                                                            \
@@ -224,6 +259,17 @@ DML_TARGET_AVX512_VBMI ALWAYS_INLINE uint64_t reverse_row_vbmi(byte* dst, const 
     REVERSE_ROW(permute_vbmi);
 }
 
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t reverse_row_stream(byte* dst, const byte* src, uint64_t n, size_t E)
+{
+    REVERSE_ROW_STREAM(permute);
+}
+
+DML_TARGET_AVX512_VBMI ALWAYS_INLINE uint64_t reverse_row_stream_vbmi(byte* dst, const byte* src, uint64_t n,
+    size_t E)
+{
+    REVERSE_ROW_STREAM(permute_vbmi);
+}
+
 DML_TARGET_AVX512 ALWAYS_INLINE uint64_t stride2_row(byte* dst, const byte* src, uint64_t n, size_t E, int backward)
 {
     STRIDE2_ROW(permute2);
@@ -251,6 +297,22 @@ DML_TARGET_AVX512_VBMI static uint64_t reverse_bytes_vbmi(byte* dst, const byte*
     return reverse_row_vbmi(dst, src, n, 1);
 }
 
+DML_TARGET_AVX512 static uint64_t reverse_stream_avx512(byte* dst, const byte* src, uint64_t n, size_t E)
+{
+    switch (E) {
+    case 1: return reverse_row_stream(dst, src, n, 1);
+    case 2: return reverse_row_stream(dst, src, n, 2);
+    case 4: return reverse_row_stream(dst, src, n, 4);
+    case 8: return reverse_row_stream(dst, src, n, 8);
+    default: return 0;
+    }
+}
+
+DML_TARGET_AVX512_VBMI static uint64_t reverse_stream_bytes_vbmi(byte* dst, const byte* src, uint64_t n)
+{
+    return reverse_row_stream_vbmi(dst, src, n, 1);
+}
+
 DML_TARGET_AVX512 static uint64_t stride2_avx512(byte* dst, const byte* src, uint64_t n, size_t E, int backward)
 {
     switch (E) {
@@ -275,6 +337,15 @@ uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src
     return reverse_avx512(dst, src, n, E);
 }
 
+uint64_t dml_cpu_reverse_row_stream_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
+{
+    if (!have_avx512())
+        return 0;
+    if (E == 1 && have_avx512_vbmi())
+        return reverse_stream_bytes_vbmi(dst, src, n);
+    return reverse_stream_avx512(dst, src, n, E);
+}
+
 uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E, int backward)
 {
     if (!have_avx512())
@@ -287,6 +358,12 @@ uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src
 #else
 
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
+{
+    (void)dst, (void)src, (void)n, (void)E;
+    return 0;
+}
+
+uint64_t dml_cpu_reverse_row_stream_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
 {
     (void)dst, (void)src, (void)n, (void)E;
     return 0;

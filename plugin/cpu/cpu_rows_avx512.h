@@ -2,7 +2,8 @@
  * cpu_rows_avx512.h — AVX-512 kernels for rows whose output is contiguous
  * and whose input walks at stride -1 or +-2 (reversed rows, every other
  * element). cpu_execute.c picks them at run time (cpu_simd.h) and finishes
- * whatever they leave with its AVX2 and portable loops.
+ * whatever they leave with the AVX2 kernels (cpu_rows_avx2.h) and its
+ * portable loops.
  *
  * Every load stays inside the span of elements the row reads, so nothing
  * outside the bound input is touched; stores stay inside the row's output.
@@ -17,6 +18,11 @@
  * or 0 (nothing written) for rows shorter than one 64-byte vector or where
  * the level in use lacks what E needs. */
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E);
+
+/* The same, the 64-byte lines wholly inside the row's output written with
+ * non-temporal stores (the caller fences), the partial lines at its ends
+ * with ordinary ones. */
+uint64_t dml_cpu_reverse_row_stream_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E);
 
 /* dst[k] = src[2k] (backward = 0) or src[-2k] (backward = 1) for k < n.
  * Returns n, or 0 (nothing written) as above. */

@@ -15,6 +15,7 @@
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 #include "cpu_reverse_block.h"
+#include "cpu_reverse_select.h"
 #include "cpu_simd.h"
 #include "cpu_test_util.h"
 #include "cpu_transpose_avx512.h"
@@ -167,6 +168,55 @@ START_TEST(test_reverse_edge_lengths)
                 check_case(&t, &r, NULL);
                 case_free(&t);
             }
+}
+END_TEST
+
+/* The vector length clamps of the column blocks against dml_plan_read_length
+ * (core/plan.h), value by value: lengths around the clamp, the 32-bit edges,
+ * and for 8-byte lengths values whose low 32 bits are small or whose sign
+ * bit is set (no truncation, no signed compare). Each level this CPU has,
+ * up to the one under test. */
+START_TEST(test_clamp_lengths_vectors)
+{
+#ifdef DML_CPU_AVX2
+    enum { N = 67 }; /* whole vectors of either width and a tail */
+    static const uint64_t edges[] = { 0, 1, 2, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, (uint64_t)1 << 32,
+        ((uint64_t)1 << 32) + 1, ((uint64_t)1 << 32) + 5, (uint64_t)1 << 63, ((uint64_t)1 << 63) + 3, UINT64_MAX,
+        INT64_MAX };
+    static const uint32_t axis_sizes[] = { 1, 5, 64, 65, 0x7FFFFFFE };
+    rng r = { 7100 };
+    for (size_t a = 0; a < COUNT(axis_sizes); a++)
+        for (uint32_t LS = 4; LS <= 8; LS += 4) {
+            const uint32_t T = axis_sizes[a];
+            uint64_t wide[N];
+            uint32_t narrow[N];
+            for (int k = 0; k < N; k++) {
+                const int64_t pick = rng_range(&r, 0, (int64_t)COUNT(edges) + 3);
+                const uint64_t v = pick < (int64_t)COUNT(edges) ? edges[pick]
+                    : (uint64_t)((int64_t)T + rng_range(&r, -2, 2)); /* T - 2 .. T + 2 */
+                wide[k] = v;
+                narrow[k] = (uint32_t)v;
+            }
+            const void* lengths = LS == 8 ? (const void*)wide : (const void*)narrow;
+            dml_plan rule = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .lengths_element_size = LS, .axis_size = T };
+            for (int level = DML_CPU_ISA_AVX2; level <= DML_CPU_ISA_AVX512; level++) {
+                if (dml_cpu_isa() < (dml_cpu_isa_level)level)
+                    continue;
+                uint32_t L[N];
+                memset(L, 0xAB, sizeof L);
+                const uint64_t done = level == DML_CPU_ISA_AVX2 ? dml_cpu_clamp_lengths_avx2(L, lengths, N, T, LS)
+                                                                : dml_cpu_clamp_lengths_avx512(L, lengths, N, T, LS);
+                ck_assert_uint_ge(done, N - 16);
+                ck_assert_uint_le(done, N);
+                for (uint64_t k = 0; k < done; k++)
+                    ck_assert_msg(L[k] == dml_plan_read_length(&rule, lengths, (int64_t)k),
+                        "level %d LS %u T %u: length %llu clamped to %u", level, LS, T,
+                        (unsigned long long)(LS == 8 ? wide[k] : narrow[k]), L[k]);
+                for (uint64_t k = done; k < N; k++)
+                    ck_assert_uint_eq(L[k], 0xABABABABu); /* nothing past the lengths done */
+            }
+        }
+#endif
 }
 END_TEST
 
@@ -679,6 +729,81 @@ START_TEST(test_reverse_partial_axis)
 }
 END_TEST
 
+/* REVERSE_SUBSEQUENCES whose rows run along the axis, one length per batch
+ * ([B, T, n], axis 1, lengths [B, 1, 1]: dmlbench --graph's fused plan and
+ * batch-major ReverseSequence): a group of rows is a reversed run and a
+ * straight run, copied in the order of their input addresses (a run read
+ * downwards goes from its last row). Rows read at strides 1, -1 (the fused
+ * plan: a reversal composed with SLICE1), 2 and 0; the axis read upwards,
+ * downwards or at stride 0; batches upwards and downwards; every kind of
+ * length in every batch; the whole axis and a composed plan's first T - 1
+ * rows; streamed or not; whole, split anywhere and on a pool. Gathers of
+ * the same rows (runs read downwards) too. */
+START_TEST(test_reverse_rows_along_axis)
+{
+    rng r = { 7200 };
+    cpu_pool* pool = cpu_pool_create(3);
+    ck_assert_ptr_nonnull(pool);
+    static const int64_t row_strides[] = { 1, -1, 2, 0 };
+    static const uint64_t shapes[][2] = { { 2, 40 }, { 5, 3 }, { 16, 300 } }; /* T, n */
+    int cases = 0;
+    for (int stream = 0; stream <= 1; stream++) {
+        const uint64_t saved = dml_cpu_stream_min_bytes(stream ? 0 : UINT64_MAX);
+        for (size_t e = 0; e < COUNT(element_sizes); e++)
+            for (size_t sh = 0; sh < COUNT(shapes); sh++)
+                for (size_t k = 0; k < COUNT(row_strides); k++)
+                    for (int signs = 0; signs < 6; signs++) /* 1: axis downwards, 2: batches, 4: axis stride 0 */
+                        for (int partial = 0; partial <= 1; partial++) {
+                            if (skip_combination())
+                                continue;
+                            const uint64_t T = shapes[sh][0], n = shapes[sh][1], B = 7;
+                            const uint32_t lsize = (signs + partial) & 1 ? 8 : 4;
+                            const int64_t is = row_strides[k], span = (int64_t)n * (is < 0 ? -is : is ? is : 1);
+                            const int64_t as = signs >= 4 ? 0 : signs & 1 ? -span - 3 : span + 3; /* 3 apart */
+                            const int64_t bs = (signs & 2 ? -1 : 1) * (int64_t)T * (span + 3);
+                            const uint64_t sizes[3] = { B, T, n };
+                            const int64_t in_strides[3] = { bs, as, is };
+                            /* Each batch a different kind of length: none, one row, inside, the whole
+                             * axis, past it, and the 32-bit edges. */
+                            const uint64_t values[7] = { 0, 1, T / 2 + 1, T - 1, T, T + 5,
+                                lsize == 8 ? ((uint64_t)1 << 32) + 1 : UINT32_MAX };
+                            case_spec spec = { .kind = DML_PLAN_REVERSE_SUBSEQUENCES, .rank = 3,
+                                .element_size = element_sizes[e], .sizes = sizes, .in_strides = in_strides,
+                                .out_layout = signs & 2 ? LAYOUT_NEGATIVE : LAYOUT_PADDED, .axis = 1,
+                                .lengths_element_size = lsize, .len_inner = 0, .length_values = values,
+                                .length_value_count = COUNT(values) };
+                            test_case t;
+                            case_make(&t, &r, &spec);
+                            ck_assert_int_eq(t.plan.len_strides[1], 0);
+                            ck_assert_int_eq(t.plan.len_strides[2], 0);
+                            if (partial) { /* walk the first T - 1 rows of the T-row axis */
+                                t.plan.sizes[1] = T - 1;
+                                t.plan.element_count = B * (T - 1) * n;
+                                dml_plan_args expected = case_args(&t);
+                                expected.output = t.expected;
+                                memcpy(t.expected, t.sentinel, t.output_bytes);
+                                reference_execute(&t.plan, &expected, t.output_bytes, t.input_bytes);
+                            }
+                            check_case(&t, &r, pool);
+                            check_two_part_cuts(&t, 4, t.plan.element_count / 32 + 1);
+                            case_free(&t);
+                            cases++;
+
+                            /* The same rows as a gather (no lengths). */
+                            case_spec gather = { .kind = DML_PLAN_GATHER, .rank = 3, .element_size = element_sizes[e],
+                                .sizes = sizes, .in_strides = in_strides, .out_layout = spec.out_layout };
+                            case_make(&t, &r, &gather);
+                            check_case(&t, &r, pool);
+                            check_two_part_cuts(&t, 4, t.plan.element_count / 32 + 1);
+                            case_free(&t);
+                        }
+        dml_cpu_stream_min_bytes(saved);
+    }
+    ck_assert_int_gt(cases, 2 * 4 * 3 * 4 * 6 * 2 / 5);
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_bad_element_size_writes_nothing)
 {
     uint8_t input[64] = { 1 }, output[64];
@@ -903,6 +1028,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_outer_axis_row_length);
     tcase_add_test(plans, test_reverse_outer_axis_element_length);
     tcase_add_test(plans, test_reverse_edge_lengths);
+    tcase_add_test(plans, test_clamp_lengths_vectors);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_streamed_rows);
@@ -916,6 +1042,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_reverse_column_selects_streamed);
     tcase_add_test(plans, test_small_stack);
     tcase_add_test(plans, test_reverse_partial_axis);
+    tcase_add_test(plans, test_reverse_rows_along_axis);
     tcase_add_test(plans, test_bad_element_size_writes_nothing);
     return plans;
 }
