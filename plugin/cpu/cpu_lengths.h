@@ -1,15 +1,15 @@
 /*
  * cpu_lengths.h — the clamped sequence length for the CPU executors' loops:
- * core/plan.h's dml_plan_read_length itself (the one definition every
- * executor shares), called on a local copy of the two fields it reads, so
- * that the length size is a constant of each instantiated loop and the
- * clamp stays in a register across the loop's stores.
+ * the length read at a size that is a constant of each instantiated loop,
+ * clamped by core/plan.h's dml_clamp_sequence_length (the one definition
+ * every executor shares).
  */
 #ifndef DML_CPU_LENGTHS_H
 #define DML_CPU_LENGTHS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/plan.h"
 
@@ -17,10 +17,15 @@
 static inline __attribute__((always_inline)) uint64_t dml_cpu_read_length(const void* lengths, int64_t index,
     size_t LS, uint64_t axis_size)
 {
-    dml_plan rule;
-    rule.lengths_element_size = (uint32_t)LS;
-    rule.axis_size = axis_size;
-    return dml_plan_read_length(&rule, lengths, index);
+    uint64_t length;
+    if (LS == 8) {
+        memcpy(&length, (const unsigned char*)lengths + index * 8, 8);
+    } else {
+        uint32_t length32;
+        memcpy(&length32, (const unsigned char*)lengths + index * 4, 4);
+        length = length32;
+    }
+    return dml_clamp_sequence_length(length, axis_size);
 }
 
 #endif /* DML_CPU_LENGTHS_H */
