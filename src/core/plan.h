@@ -1,8 +1,9 @@
 /*
  * plan.h — the execution plan every backend executes.
  *
- * All three operators are one canonical strided gather, built once by
- * dmlDeviceCompileOperator:
+ * Operators lower to steps (ops/op.h), each one plan of a kind the backend
+ * declares. Every kind so far is a canonical strided gather, built once at
+ * compile time (plan_build.h):
  *
  *   for every output coordinate c (rank <= 8, outermost first):
  *     out[out_offset + sum(c[i] * out_strides[i])] = in[in_offset + sum(c[i] * in_strides[i])]
