@@ -26,6 +26,9 @@ DML_RESULT dml_op_create(const DML_OPERATOR_DESC* desc, dml_op** out)
         DML_RESULT r = entry->count(desc->Desc, &inputs, &outputs);
         if (r < 0)
             return r;
+        if (inputs > DML_OP_MAX_TENSORS || outputs > DML_OP_MAX_TENSORS)
+            DML_OP_FAIL("%s(%s): %u inputs and %u outputs; this runtime takes at most %u of each", create_call,
+                entry->name, inputs, outputs, DML_OP_MAX_TENSORS);
     }
     /* One block: the op, its tensors, its parameters (8-byte aligned). Counts
      * are capped, so the size cannot overflow. */
