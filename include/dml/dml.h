@@ -414,6 +414,46 @@ typedef struct DML_TILE_OPERATOR_DESC {
     const UINT* Repeats; /* RepeatsCount values */
 } DML_TILE_OPERATOR_DESC;
 
+/* DEPTH_TO_SPACE (DEPTH_COLUMN_ROW order) and SPACE_TO_DEPTH, its inverse:
+ * 4-D {N, C, H, W} tensors, BlockSize >= 1, same data type (any).
+ * DEPTH_TO_SPACE: Output.Sizes = {N, C / (B*B), H * B, W * B}, C a multiple
+ * of B*B; SPACE_TO_DEPTH: Output.Sizes = {N, C * B*B, H / B, W / B}, H and W
+ * multiples of B. */
+typedef struct DML_SPACE_TO_DEPTH_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+} DML_SPACE_TO_DEPTH_OPERATOR_DESC;
+
+typedef struct DML_DEPTH_TO_SPACE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+} DML_DEPTH_TO_SPACE_OPERATOR_DESC;
+
+/* How the depth tensor's channels flatten (the space tensor is always
+ * [N, C', (H, BlockHeight), (W, BlockWidth)]):
+ *   DEPTH_COLUMN_ROW: [N, (BlockHeight, BlockWidth, C'), H, W] (ONNX's DCR)
+ *   COLUMN_ROW_DEPTH: [N, (C', BlockHeight, BlockWidth), H, W] (ONNX's CRD) */
+typedef enum DML_DEPTH_SPACE_ORDER {
+    DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW,
+    DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH,
+} DML_DEPTH_SPACE_ORDER;
+
+typedef struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+    DML_DEPTH_SPACE_ORDER Order;
+} DML_DEPTH_TO_SPACE1_OPERATOR_DESC;
+
+typedef struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+    DML_DEPTH_SPACE_ORDER Order;
+} DML_SPACE_TO_DEPTH1_OPERATOR_DESC;
+
 /* ---- Graphs (DirectML's IDMLDevice1::CompileGraph) -------------------- */
 typedef enum DML_GRAPH_NODE_TYPE {
     DML_GRAPH_NODE_TYPE_INVALID = 0,

@@ -488,3 +488,64 @@ def tile(x, reps, *, backend=None):
     desc = _TileDesc(ctypes.pointer(data.tensor), ctypes.pointer(out.tensor), rank, _u32_array(reps))
     _dispatch(device, stream, OPERATOR_TILE, desc, [data], [out])
     return _result(x, device, out, view.dtype)
+
+
+# ---- DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 ------------------------------------------
+
+
+class _DepthSpaceDesc(ctypes.Structure):
+    # DML_DEPTH_TO_SPACE1_OPERATOR_DESC; DML_SPACE_TO_DEPTH1_OPERATOR_DESC has the same layout
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)),
+                ("BlockSize", ctypes.c_uint32), ("Order", ctypes.c_int)]
+
+
+OPERATOR_DEPTH_TO_SPACE1 = 113
+OPERATOR_SPACE_TO_DEPTH1 = 114
+DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = 0
+DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = 1
+
+
+def _depth_space(name, operator, x, block_size, order, backend):
+    (block_size,) = _check_ints("dml.%s: block_size" % name, [block_size], 1, 0xFFFFFFFF)
+    device, stream, view = _placement(x, backend)
+    if view.ndim != 4:
+        raise ValueError("dml.%s: x has %d dimensions; must be 4 (N, C, H, W)" % (name, view.ndim))
+    n, c, h, w = view.shape
+    b = block_size
+    if operator == OPERATOR_DEPTH_TO_SPACE1:
+        shape = [n, c // (b * b), h * b, w * b]
+    else:
+        shape = [n, c * b * b, h // b, w // b]
+    for i, size in enumerate(shape):
+        if size > 0xFFFFFFFF:
+            raise ValueError("dml.%s: dimension %d would have %d elements, more than 2^32 - 1" % (name, i, size))
+    # A size that does not divide is the runtime's to refuse (DmlError): the
+    # output keeps at least one element so that the operator is created.
+    shape = [max(size, 1) for size in shape]
+    data = _readable(device, stream, view)  # the operator cannot walk backwards: negative strides get a packed copy
+    out = _Output(device, shape, data.type)
+    desc = _DepthSpaceDesc(ctypes.pointer(data.tensor), ctypes.pointer(out.tensor), block_size, order)
+    _dispatch(device, stream, operator, desc, [data], [out])
+    return _result(x, device, out, view.dtype)
+
+
+def depth_to_space(x, block_size, mode="DCR", *, backend=None):
+    """DML_OPERATOR_DEPTH_TO_SPACE1 with ONNX DepthToSpace's convention: x is
+    4-D (N, C, H, W), the result (N, C / block_size^2, H * block_size,
+    W * block_size). mode "DCR" (DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, the
+    default) or "CRD" (COLUMN_ROW_DEPTH). C not a multiple of block_size^2 is
+    the runtime's to refuse (DmlError)."""
+    orders = {"DCR": DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, "CRD": DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH}
+    if mode not in orders:
+        raise ValueError("dml.depth_to_space: mode %r; must be 'DCR' or 'CRD'" % (mode,))
+    return _depth_space("depth_to_space", OPERATOR_DEPTH_TO_SPACE1, x, block_size, orders[mode], backend)
+
+
+def space_to_depth(x, block_size, *, backend=None):
+    """DML_OPERATOR_SPACE_TO_DEPTH1 with ONNX SpaceToDepth's convention (its
+    only order, DEPTH_COLUMN_ROW): x is 4-D (N, C, H, W), the result
+    (N, C * block_size^2, H / block_size, W / block_size), the inverse of
+    depth_to_space(..., mode="DCR"). H or W not a multiple of block_size is the
+    runtime's to refuse (DmlError)."""
+    return _depth_space("space_to_depth", OPERATOR_SPACE_TO_DEPTH1, x, block_size,
+                        DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, backend)

@@ -239,6 +239,58 @@ class Operators(unittest.TestCase):
         for backend in BACKENDS:
             assert_same(self, dml.tile(x, [2] * 8, backend=backend), np.tile(x, [2] * 8), "8-D tile on " + backend)
 
+    def test_depth_space_documented_examples(self):
+        # DirectML's DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 examples: channel k of the
+        # depth tensor {1,8,2,3} holds 9k + 3h + w.
+        depth = (9 * np.arange(8)[:, None, None] + 3 * np.arange(2)[:, None] + np.arange(3)).astype(np.uint32)
+        depth = depth.reshape(1, 8, 2, 3)
+        dcr = [[0, 18, 1, 19, 2, 20], [36, 54, 37, 55, 38, 56], [3, 21, 4, 22, 5, 23], [39, 57, 40, 58, 41, 59]]
+        crd = [[0, 9, 1, 10, 2, 11], [18, 27, 19, 28, 20, 29], [3, 12, 4, 13, 5, 14], [21, 30, 22, 31, 23, 32]]
+        want_dcr = np.array([[dcr, (np.array(dcr) + 9).tolist()]], np.uint32)
+        want_crd = np.array([[crd, (np.array(crd) + 36).tolist()]], np.uint32)
+        for backend in BACKENDS:
+            np.testing.assert_array_equal(dml.depth_to_space(depth, 2, backend=backend), want_dcr)
+            np.testing.assert_array_equal(dml.depth_to_space(depth, 2, "CRD", backend=backend), want_crd)
+            np.testing.assert_array_equal(dml.space_to_depth(want_dcr, 2, backend=backend), depth)
+
+    def test_depth_space_random(self):
+        """Against ONNX's reshape/transpose formulation in numpy: both modes,
+        blocks 1-3, every dtype, views with negative, broadcast, padded strides
+        and misaligned bases; space_to_depth undoes depth_to_space (DCR)."""
+        def numpy_depth_to_space(x, b, mode):
+            n, c, h, w = x.shape
+            if mode == "DCR":
+                t = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+            else:
+                t = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+            return t.reshape(n, c // (b * b), h * b, w * b)
+
+        def numpy_space_to_depth(x, b):
+            n, c, h, w = x.shape
+            t = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
+            return t.reshape(n, c * b * b, h // b, w // b)
+
+        rng = np.random.default_rng(SEED + 11)
+        for i in range(80):
+            b = int(rng.integers(1, 4))
+            n, cs, h, w = (int(v) for v in rng.integers(1, 4, size=4))
+            dtype = DTYPES[(i * 5) % len(DTYPES)]
+            mode = "CRD" if i % 2 else "DCR"
+            depth = random_view(rng, (n, cs * b * b, h, w), dtype)
+            space = random_view(rng, (n, cs, h * b, w * b), dtype)
+            for backend in BACKENDS:
+                what = "case %d %s b %d %s on %s" % (i, np.dtype(dtype).name, b, mode, backend)
+                if mode == "DCR":
+                    got = dml.depth_to_space(depth, b, backend=backend)
+                else:
+                    got = dml.depth_to_space(depth, b, mode=mode, backend=backend)
+                assert_same(self, got, numpy_depth_to_space(depth, b, mode), "depth_to_space " + what)
+                assert_same(self, dml.space_to_depth(space, b, backend=backend), numpy_space_to_depth(space, b),
+                            "space_to_depth " + what)
+                if mode == "DCR":
+                    assert_same(self, dml.space_to_depth(got, b, backend=backend), np.ascontiguousarray(depth),
+                                "round trip " + what)
+
     def test_full_reversal_is_flip(self):
         rng = np.random.default_rng(SEED + 3)
         for _ in range(20):
@@ -292,6 +344,23 @@ class Errors(unittest.TestCase):
             dml.tile(x, [-1, 2])
         with self.assertRaisesRegex(ValueError, "more than 2\\^32 - 1"):
             dml.tile(np.broadcast_to(np.zeros(1, np.int8), (65536,)), 65537)
+
+    def test_depth_space_rules(self):
+        x = np.zeros((1, 6, 2, 2), np.float32)
+        with self.assertRaises(dml.DmlError) as e:
+            dml.depth_to_space(x, 2)
+        self.assertIn("dmlDeviceCreateOperator(DEPTH_TO_SPACE1): InputTensor.Sizes[1] = 6 (channels); must be a "
+                      "multiple of BlockSize * BlockSize = 4", str(e.exception))
+        with self.assertRaises(dml.DmlError) as e:
+            dml.space_to_depth(np.zeros((1, 1, 3, 4), np.int8), 2)
+        self.assertIn("SPACE_TO_DEPTH1): InputTensor.Sizes[2] = 3 (height); must be a multiple of BlockSize = 2",
+                      str(e.exception))
+        with self.assertRaisesRegex(ValueError, "mode 'dcr'; must be 'DCR' or 'CRD'"):
+            dml.depth_to_space(x, 2, "dcr")
+        with self.assertRaisesRegex(ValueError, r"block_size\[0\] = 0"):
+            dml.space_to_depth(x, 0)
+        with self.assertRaisesRegex(ValueError, "must be 4"):
+            dml.depth_to_space(np.zeros((4, 2, 2), np.float32), 2)
 
     def test_runtime_messages(self):
         x = np.zeros((1, 1, 4, 4), np.float32)

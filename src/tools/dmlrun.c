@@ -364,6 +364,7 @@ static void parse_value(dmlrun_args* a, const dmlrun_option* option, const char*
             tool_fail("%s: unknown data type '%s'", option->name, text);
         break;
     case DMLRUN_VALUES:
+    case DMLRUN_WORD:
         v->text = text;
         break;
     }

@@ -47,6 +47,7 @@ typedef enum dmlrun_kind {
     DMLRUN_ONE,         /* one unsigned 32-bit integer */
     DMLRUN_TYPE,        /* a data type: float32, uint64, ... */
     DMLRUN_VALUES,      /* "v,v,...": elements, parsed once their tensor exists */
+    DMLRUN_WORD,        /* one word ("dcr"), checked by the entry */
 } dmlrun_kind;
 
 typedef struct dmlrun_option {

@@ -177,6 +177,108 @@ static const dmlrun_op tile = {
     .examples = tile_examples,
 };
 
+/* ---- DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 --------------------------------------- */
+
+static DML_DEPTH_SPACE_ORDER depth_space_order(const dmlrun_args* a)
+{
+    const dmlrun_value* order = dmlrun_value_of(a, "--order");
+    if (!order->given || strcmp(order->text, "dcr") == 0)
+        return DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (strcmp(order->text, "crd") == 0)
+        return DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    tool_fail("--order: '%s'; must be dcr (DEPTH_COLUMN_ROW) or crd (COLUMN_ROW_DEPTH)", order->text);
+}
+
+static void depth_space_check(const dmlrun_args* a)
+{
+    depth_space_order(a);
+    if (a->rank != 4)
+        tool_fail("--sizes: %" PRIu32 " dimensions; DEPTH_TO_SPACE and SPACE_TO_DEPTH take 4 (N,C,H,W)", a->rank);
+    const uint64_t b = dmlrun_value_of(a, "--block-size")->u[0];
+    if (a->op->name[0] == 'd' && ((uint64_t)a->sizes[2] * b > UINT32_MAX || (uint64_t)a->sizes[3] * b > UINT32_MAX))
+        tool_fail("--block-size: Sizes[2 or 3] * %" PRIu64 " does not fit a 32-bit output size", b);
+    if (a->op->name[0] == 's' && (uint64_t)a->sizes[1] * b * b > UINT32_MAX)
+        tool_fail("--block-size: Sizes[1] * %" PRIu64 "^2 does not fit a 32-bit output size", b);
+}
+
+/* The output sizes from the input's; a size that does not divide is the
+ * runtime's to report (the output gets the rounded-down size). */
+static void depth_space_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    const int to_space = a->op->name[0] == 'd';
+    const uint32_t b = dmlrun_value_of(a, "--block-size")->u[0];
+    const uint32_t bb = b * b; /* checked to fit above, for SPACE_TO_DEPTH; 0 with b = 0 */
+    uint32_t out_sizes[4] = { a->sizes[0], 0, 0, 0 };
+    if (to_space) {
+        out_sizes[1] = bb && a->sizes[1] >= bb ? a->sizes[1] / bb : 1;
+        out_sizes[2] = b ? a->sizes[2] * b : 1;
+        out_sizes[3] = b ? a->sizes[3] * b : 1;
+    } else {
+        out_sizes[1] = bb ? a->sizes[1] * bb : 1;
+        out_sizes[2] = b && a->sizes[2] >= b ? a->sizes[2] / b : 1;
+        out_sizes[3] = b && a->sizes[3] >= b ? a->sizes[3] / b : 1;
+    }
+    host_tensor* output = dmlrun_set_output(call, a->type, 4, out_sizes);
+    const DML_DEPTH_SPACE_ORDER order = depth_space_order(a);
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC* d = dmlrun_desc(call,
+        to_space ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_SPACE_TO_DEPTH1, sizeof *d);
+    /* DML_SPACE_TO_DEPTH1_OPERATOR_DESC has the same layout */
+    *d = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &call->tensors[0].desc, &output->desc, b, order };
+    dmlrun_print_u("BlockSize", 1, &b);
+    printf("  Order %s\n", order == DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH ? "COLUMN_ROW_DEPTH" : "DEPTH_COLUMN_ROW");
+}
+
+#define DS_DEPTH_VALUES "0,1,2,3,4,5,9,10,11,12,13,14,18,19,20,21,22,23,27,28,29,30,31,32," \
+    "36,37,38,39,40,41,45,46,47,48,49,50,54,55,56,57,58,59,63,64,65,66,67,68"
+#define DS_SPACE_DCR "0,18,1,19,2,20,36,54,37,55,38,56,3,21,4,22,5,23,39,57,40,58,41,59," \
+    "9,27,10,28,11,29,45,63,46,64,47,65,12,30,13,31,14,32,48,66,49,67,50,68"
+#define DS_SPACE_CRD "0,9,1,10,2,11,18,27,19,28,20,29,3,12,4,13,5,14,21,30,22,31,23,32," \
+    "36,45,37,46,38,47,54,63,55,64,56,65,39,48,40,49,41,50,57,66,58,67,59,68"
+
+static const dmlrun_example depth_to_space_examples[] = {
+    { "DEPTH_TO_SPACE1 example: {1,8,2,3}, block 2, DEPTH_COLUMN_ROW",
+        "--sizes 1,8,2,3 --block-size 2 --order dcr --input " DS_DEPTH_VALUES, DS_SPACE_DCR },
+    { "DEPTH_TO_SPACE1 example: {1,8,2,3}, block 2, COLUMN_ROW_DEPTH",
+        "--sizes 1,8,2,3 --block-size 2 --order crd --input " DS_DEPTH_VALUES, DS_SPACE_CRD },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_example space_to_depth_examples[] = {
+    { "SPACE_TO_DEPTH1 example: {1,2,4,6}, block 2, DEPTH_COLUMN_ROW",
+        "--sizes 1,2,4,6 --block-size 2 --order dcr --input " DS_SPACE_DCR, DS_DEPTH_VALUES },
+    { "SPACE_TO_DEPTH1 example: {1,2,4,6}, block 2, COLUMN_ROW_DEPTH",
+        "--sizes 1,2,4,6 --block-size 2 --order crd --input " DS_SPACE_CRD, DS_DEPTH_VALUES },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op depth_to_space = {
+    .name = "depth_to_space",
+    .title = "DEPTH_TO_SPACE1",
+    .usage = "--sizes N,C,H,W --block-size B [--order dcr|crd]",
+    .notes = "output {N, C/(B*B), H*B, W*B}; order dcr (DEPTH_COLUMN_ROW, ONNX's DCR, the default) or crd",
+    .options = {
+        { "--block-size", DMLRUN_ONE, true },
+        { "--order", DMLRUN_WORD, false },
+    },
+    .check = depth_space_check,
+    .build = depth_space_build,
+    .examples = depth_to_space_examples,
+};
+
+static const dmlrun_op space_to_depth = {
+    .name = "space_to_depth",
+    .title = "SPACE_TO_DEPTH1",
+    .usage = "--sizes N,C,H,W --block-size B [--order dcr|crd]",
+    .notes = "output {N, C*B*B, H/B, W/B}, the inverse of depth_to_space in the same order",
+    .options = {
+        { "--block-size", DMLRUN_ONE, true },
+        { "--order", DMLRUN_WORD, false },
+    },
+    .check = depth_space_check,
+    .build = depth_space_build,
+    .examples = space_to_depth_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -185,6 +287,8 @@ const dmlrun_op* const dmlrun_ops[] = {
     &slice1,
     &slice,
     &tile,
+    &depth_to_space,
+    &space_to_depth,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];

@@ -184,6 +184,57 @@ void ref_tile(const ref_view* input, const ref_view* output)
     } while (ref_next(output, c));
 }
 
+void ref_depth_to_space(const ref_view* input, const ref_view* output, uint32_t block, int crd)
+{
+    if (input->rank != 4 || output->rank != 4)
+        ref_fail("depth_to_space ranks not 4");
+    const uint64_t b = block, cs = output->sizes[1];
+    if (input->sizes[1] != cs * b * b || output->sizes[2] != input->sizes[2] * b ||
+        output->sizes[3] != input->sizes[3] * b || output->sizes[0] != input->sizes[0])
+        ref_fail("depth_to_space sizes");
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        /* out[n, c, h*B+i, w*B+j] */
+        const uint64_t h = c[2] / b, i = c[2] % b, w = c[3] / b, j = c[3] % b;
+        ic[0] = c[0];
+        ic[1] = crd ? c[1] * b * b + i * b + j : (i * b + j) * cs + c[1];
+        ic[2] = h;
+        ic[3] = w;
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_space_to_depth(const ref_view* input, const ref_view* output, uint32_t block, int crd)
+{
+    if (input->rank != 4 || output->rank != 4)
+        ref_fail("space_to_depth ranks not 4");
+    const uint64_t b = block, cs = input->sizes[1];
+    if (output->sizes[1] != cs * b * b || input->sizes[2] != output->sizes[2] * b ||
+        input->sizes[3] != output->sizes[3] * b || output->sizes[0] != input->sizes[0])
+        ref_fail("space_to_depth sizes");
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        /* out[n, k, h, w] with k = (i*B + j)*C' + c (DCR) or c*B*B + i*B + j (CRD) */
+        uint64_t ch, i, j;
+        if (crd) {
+            ch = c[1] / (b * b);
+            i = c[1] % (b * b) / b;
+            j = c[1] % b;
+        } else {
+            ch = c[1] % cs;
+            i = c[1] / cs / b;
+            j = c[1] / cs % b;
+        }
+        ic[0] = c[0];
+        ic[1] = ch;
+        ic[2] = c[2] * b + i;
+        ic[3] = c[3] * b + j;
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
 void ref_output_mask(const ref_view* output, uint8_t* mask)
 {
     uint64_t c[REF_MAX_RANK] = { 0 };

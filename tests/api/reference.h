@@ -54,6 +54,16 @@ void ref_slice(const ref_view* input, const ref_view* output, const uint32_t* of
  * multiple of the input's). */
 void ref_tile(const ref_view* input, const ref_view* output);
 
+/* DEPTH_TO_SPACE(1) on 4-D {N, C, H, W}, B = block, C' = Output.Sizes[1]:
+ *   DCR (crd 0): out[n, c, h*B+i, w*B+j] = in[n, (i*B + j)*C' + c, h, w]
+ *   CRD (crd 1): out[n, c, h*B+i, w*B+j] = in[n, c*B*B + i*B + j, h, w] */
+void ref_depth_to_space(const ref_view* input, const ref_view* output, uint32_t block, int crd);
+
+/* SPACE_TO_DEPTH(1): the inverse, C' = Input.Sizes[1]:
+ *   out[n, (i*B + j)*C' + c, h, w] (DCR) or out[n, c*B*B + i*B + j, h, w] (CRD)
+ *   = in[n, c, h*B+i, w*B+j] */
+void ref_space_to_depth(const ref_view* input, const ref_view* output, uint32_t block, int crd);
+
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);
 

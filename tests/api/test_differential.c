@@ -41,8 +41,9 @@ static rng rng_for(uint64_t a, uint64_t b, uint64_t c)
 
 /* ---- cases ---------------------------------------------------------------- */
 
-enum { OP_RS, OP_SLICE1, OP_SLICE, OP_TILE };
-static const char* const OP_NAMES[] = { "REVERSE_SUBSEQUENCES", "SLICE1", "SLICE", "TILE" };
+enum { OP_RS, OP_SLICE1, OP_SLICE, OP_TILE, OP_D2S, OP_S2D };
+static const char* const OP_NAMES[] = { "REVERSE_SUBSEQUENCES", "SLICE1", "SLICE", "TILE", "DEPTH_TO_SPACE",
+    "SPACE_TO_DEPTH" };
 
 typedef struct tdesc {
     DML_TENSOR_DATA_TYPE type;
@@ -69,6 +70,8 @@ typedef struct dcase {
     int32_t s1_strides[8];
     uint32_t s_strides[8];
     uint32_t repeats[8];
+    uint32_t block;      /* DEPTH_TO_SPACE / SPACE_TO_DEPTH */
+    int crd, version1;  /* COLUMN_ROW_DEPTH order; the *1 desc (else version 0, DEPTH_COLUMN_ROW) */
     uint32_t exec_flags;
     int shared;
     uint32_t nbuffers;
@@ -124,6 +127,9 @@ static void dump_case(FILE* f, const dcase* c)
         dump_u32(f, "Strides", c->in.rank, c->s_strides);
     } else if (c->op == OP_TILE) {
         dump_u32(f, "Repeats", c->in.rank, c->repeats);
+    } else if (c->op == OP_D2S || c->op == OP_S2D) {
+        fprintf(f, " BlockSize %u, Order %s (%s desc)", c->block, c->crd ? "COLUMN_ROW_DEPTH" : "DEPTH_COLUMN_ROW",
+            c->version1 ? "the *1" : "the version 0");
     }
 }
 
@@ -417,6 +423,32 @@ static void gen_tile(rng* r, dcase* c, DML_TENSOR_DATA_TYPE type)
     place(r, c);
 }
 
+/* DEPTH_TO_SPACE / SPACE_TO_DEPTH: the space tensor {N, C', H*B, W*B}, the
+ * depth tensor {N, C'*B*B, H, W}; either order, either desc version (version
+ * 0 is DEPTH_COLUMN_ROW only). */
+static void gen_depth_space(rng* r, dcase* c, DML_TENSOR_DATA_TYPE type, int to_space)
+{
+    memset(c, 0, sizeof *c);
+    c->op = to_space ? OP_D2S : OP_S2D;
+    c->block = rchance(r, 10) ? 1 : 2 + (uint32_t)rbelow(r, 3);
+    c->version1 = rchance(r, 70);
+    c->crd = c->version1 && rchance(r, 50);
+    const uint32_t b = c->block;
+    const uint32_t n = 1 + (uint32_t)rbelow(r, 3), cs = 1 + (uint32_t)rbelow(r, 4);
+    const uint32_t h = 1 + (uint32_t)rbelow(r, b > 2 ? 3 : 5), w = 1 + (uint32_t)rbelow(r, b > 2 ? 3 : 5);
+    const uint32_t space[4] = { n, cs, h * b, w * b }, depth[4] = { n, cs * b * b, h, w };
+    tdesc* sp = to_space ? &c->out : &c->in;
+    tdesc* dp = to_space ? &c->in : &c->out;
+    c->in.type = c->out.type = type;
+    c->in.rank = c->out.rank = 4;
+    memcpy(sp->sizes, space, sizeof space);
+    memcpy(dp->sizes, depth, sizeof depth);
+    random_strides(r, &c->in, 0, 0);
+    random_strides(r, &c->out, 1, 0);
+    c->in.owned = rchance(r, 15);
+    place(r, c);
+}
+
 /* ---- running a case --------------------------------------------------------- */
 
 static void fill_random(rng* r, uint8_t* p, uint64_t n)
@@ -538,6 +570,12 @@ static void run_case(rng* r, dcase* c)
     DML_SLICE1_OPERATOR_DESC s1 = { &in.desc, &out.desc, c->in.rank, c->offsets, c->window, c->s1_strides };
     DML_SLICE_OPERATOR_DESC s = { &in.desc, &out.desc, c->in.rank, c->offsets, c->out.sizes, c->s_strides };
     DML_TILE_OPERATOR_DESC tile = { &in.desc, &out.desc, c->in.rank, c->repeats };
+    const DML_DEPTH_SPACE_ORDER order =
+        c->crd ? DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH : DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC d2s = { &in.desc, &out.desc, c->block };
+    DML_SPACE_TO_DEPTH_OPERATOR_DESC s2d = { &in.desc, &out.desc, c->block };
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s1 = { &in.desc, &out.desc, c->block, order };
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC s2d1 = { &in.desc, &out.desc, c->block, order };
     DML_OPERATOR_DESC od;
     h_bind binds[2];
     uint32_t nin = 1;
@@ -553,6 +591,12 @@ static void run_case(rng* r, dcase* c)
     } else if (c->op == OP_TILE) {
         od.Type = DML_OPERATOR_TILE;
         od.Desc = &tile;
+    } else if (c->op == OP_D2S) {
+        od.Type = c->version1 ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_DEPTH_TO_SPACE;
+        od.Desc = c->version1 ? (const void*)&d2s1 : (const void*)&d2s;
+    } else if (c->op == OP_S2D) {
+        od.Type = c->version1 ? DML_OPERATOR_SPACE_TO_DEPTH1 : DML_OPERATOR_SPACE_TO_DEPTH;
+        od.Desc = c->version1 ? (const void*)&s2d1 : (const void*)&s2d;
     } else {
         od.Type = DML_OPERATOR_SLICE;
         od.Desc = &s;
@@ -590,6 +634,10 @@ static void run_case(rng* r, dcase* c)
         ref_slice1(&vi, &vo, c->offsets, c->window, c->s1_strides);
     } else if (c->op == OP_TILE) {
         ref_tile(&vi, &vo);
+    } else if (c->op == OP_D2S) {
+        ref_depth_to_space(&vi, &vo, c->block, c->crd);
+    } else if (c->op == OP_S2D) {
+        ref_space_to_depth(&vi, &vo, c->block, c->crd);
     } else {
         ref_slice(&vi, &vo, c->offsets, c->s_strides);
     }
@@ -703,6 +751,23 @@ START_TEST(tile_random)
 }
 END_TEST
 
+/* _i % 11: the data type; _i < 11 DEPTH_TO_SPACE, else SPACE_TO_DEPTH. */
+START_TEST(depth_space_random)
+{
+    const DML_TENSOR_DATA_TYPE type = (DML_TENSOR_DATA_TYPE)(_i % 11 + 1);
+    const int to_space = _i < 11;
+    rng r = rng_for(to_space ? OP_D2S : OP_S2D, (uint64_t)type, 1);
+    for (uint64_t k = 0; k < CASES_PER_TYPE; ++k) {
+        dcase c;
+        gen_depth_space(&r, &c, type, to_space);
+        c.kind = "random";
+        c.index = k;
+        run_case(&r, &c);
+    }
+    report("depth_space_random", _i);
+}
+END_TEST
+
 START_TEST(slice1_huge_broadcast_dims)
 {
     /* Input dimensions of up to ~2^32 elements with stride 0, window strides of
@@ -750,6 +815,9 @@ START_TEST(owned_inputs)
             c.in.owned = 1;
         } else if (_i == OP_TILE) {
             gen_tile(&r, &c, type);
+            c.in.owned = 1;
+        } else if (_i == OP_D2S || _i == OP_S2D) {
+            gen_depth_space(&r, &c, type, _i == OP_D2S);
             c.in.owned = 1;
         } else {
             gen_slice(&r, &c, type, 0);
@@ -890,9 +958,10 @@ static Suite* differential_suite(void)
     tcase_add_loop_test(tc, slice_random, 0, 11);
     tcase_add_loop_test(tc, tile_random, 0, 11);
     tcase_add_loop_test(tc, tile_eight_dimensions, 0, 2);
+    tcase_add_loop_test(tc, depth_space_random, 0, 22);
     tcase_add_test(tc, slice1_huge_broadcast_dims);
     tcase_add_test(tc, slice_huge_broadcast_dims);
-    tcase_add_loop_test(tc, owned_inputs, 0, 4);
+    tcase_add_loop_test(tc, owned_inputs, 0, 6);
     tcase_add_test(tc, large_tensors);
     suite_add_tcase(s, tc);
     return s;

@@ -253,6 +253,110 @@ START_TEST(tile_example_via_strided_tensors)
 }
 END_TEST
 
+/* DirectML's DEPTH_TO_SPACE / DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 examples
+ * (UINT32 there; the values are exact in FLOAT32, which run_and_check reads).
+ * BlockSize 2; the depth tensor {1,8,2,3} holds 9k + 3h + w in channel k; the
+ * space tensor {1,2,4,6} is as DirectML prints it for each order. */
+static const uint32_t DS_DEPTH_SIZES[4] = { 1, 8, 2, 3 }, DS_SPACE_SIZES[4] = { 1, 2, 4, 6 };
+static const float DS_DEPTH[48] = {
+     0,  1,  2,  3,  4,  5,    9, 10, 11, 12, 13, 14,   18, 19, 20, 21, 22, 23,   27, 28, 29, 30, 31, 32,
+    36, 37, 38, 39, 40, 41,   45, 46, 47, 48, 49, 50,   54, 55, 56, 57, 58, 59,   63, 64, 65, 66, 67, 68,
+};
+static const float DS_SPACE_DCR[48] = {
+     0, 18,  1, 19,  2, 20,
+    36, 54, 37, 55, 38, 56,
+     3, 21,  4, 22,  5, 23,
+    39, 57, 40, 58, 41, 59,
+
+     9, 27, 10, 28, 11, 29,
+    45, 63, 46, 64, 47, 65,
+    12, 30, 13, 31, 14, 32,
+    48, 66, 49, 67, 50, 68,
+};
+static const float DS_SPACE_CRD[48] = {
+     0,  9,  1, 10,  2, 11,
+    18, 27, 19, 28, 20, 29,
+     3, 12,  4, 13,  5, 14,
+    21, 30, 22, 31, 23, 32,
+
+    36, 45, 37, 46, 38, 47,
+    54, 63, 55, 64, 56, 65,
+    39, 48, 40, 49, 41, 50,
+    57, 66, 58, 67, 59, 68,
+};
+
+/* version: 0 the DML_*_OPERATOR_DESC (DEPTH_COLUMN_ROW), 1 the *1 desc. */
+static void depth_space_example(int to_space, int version, DML_DEPTH_SPACE_ORDER order)
+{
+    const float* space = order == DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH ? DS_SPACE_CRD : DS_SPACE_DCR;
+    h_tensor in, out;
+    h_tensor_init(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, to_space ? DS_DEPTH_SIZES : DS_SPACE_SIZES, NULL);
+    h_tensor_init(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, to_space ? DS_SPACE_SIZES : DS_DEPTH_SIZES, NULL);
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC v0 = { &in.desc, &out.desc, 2 };
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC v1 = { &in.desc, &out.desc, 2, order };
+    DML_OPERATOR_DESC od;
+    if (to_space)
+        od.Type = version ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_DEPTH_TO_SPACE;
+    else
+        od.Type = version ? DML_OPERATOR_SPACE_TO_DEPTH1 : DML_OPERATOR_SPACE_TO_DEPTH;
+    od.Desc = version ? (const void*)&v1 : (const void*)&v0; /* the SPACE_TO_DEPTH descs have the same layouts */
+    const void* data[1] = { to_space ? DS_DEPTH : space };
+    uint64_t bytes[1] = { sizeof DS_DEPTH };
+    run_and_check(&od, 1, data, bytes, to_space ? space : DS_DEPTH, 48);
+}
+
+START_TEST(depth_to_space_example)
+{
+    depth_space_example(1, 0, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+END_TEST
+
+START_TEST(depth_to_space1_examples)
+{
+    depth_space_example(1, 1, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+    depth_space_example(1, 1, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
+}
+END_TEST
+
+START_TEST(space_to_depth_example)
+{
+    depth_space_example(0, 0, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+END_TEST
+
+START_TEST(space_to_depth1_examples)
+{
+    depth_space_example(0, 1, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+    depth_space_example(0, 1, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
+}
+END_TEST
+
+START_TEST(depth_to_space_example_via_strided_tensors)
+{
+    /* DEPTH_TO_SPACE1 (DCR) with the input stored {N, H, W, C} (strides
+     * {48, 1, 24, 8}) and the output written column-major within each
+     * channel (strides {48, 24, 1, 4}). */
+    static const uint32_t in_strides[4] = { 48, 1, 24, 8 }, out_strides[4] = { 48, 24, 1, 4 };
+    float input[48], expected[48];
+    for (int k = 0; k < 8; ++k)
+        for (int h = 0; h < 2; ++h)
+            for (int w = 0; w < 3; ++w)
+                input[h * 24 + w * 8 + k] = DS_DEPTH[k * 6 + h * 3 + w];
+    for (int c = 0; c < 2; ++c)
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 6; ++x)
+                expected[c * 24 + x * 4 + y] = DS_SPACE_DCR[c * 24 + y * 6 + x];
+    h_tensor in, out;
+    h_tensor_init(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, DS_DEPTH_SIZES, in_strides);
+    h_tensor_init(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, DS_SPACE_SIZES, out_strides);
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d = { &in.desc, &out.desc, 2, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_DEPTH_TO_SPACE1, &d };
+    const void* data[1] = { input };
+    uint64_t bytes[1] = { sizeof input };
+    run_and_check(&od, 1, data, bytes, expected, 48);
+}
+END_TEST
+
 START_TEST(calc_buffer_tensor_size_examples)
 {
     /* The spec's formula, by hand. */
@@ -300,6 +404,11 @@ static Suite* examples_suite(void)
     tcase_add_test(tc, slice1_example_negative_stride_via_strided_input);
     tcase_add_test(tc, tile_example);
     tcase_add_test(tc, tile_example_via_strided_tensors);
+    tcase_add_test(tc, depth_to_space_example);
+    tcase_add_test(tc, depth_to_space1_examples);
+    tcase_add_test(tc, space_to_depth_example);
+    tcase_add_test(tc, space_to_depth1_examples);
+    tcase_add_test(tc, depth_to_space_example_via_strided_tensors);
     suite_add_tcase(s, tc);
     TCase* calc = tcase_create("DMLCalcBufferTensorSize");
     tcase_add_test(calc, calc_buffer_tensor_size_examples);

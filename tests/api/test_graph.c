@@ -1187,6 +1187,136 @@ START_TEST(tile_eight_dimensions_several_plans)
 }
 END_TEST
 
+/* ---- DEPTH_TO_SPACE / SPACE_TO_DEPTH: fusion, on a DEBUG device ------------ */
+
+/* Compiles a chain of operators (node k's output feeding node k+1's input)
+ * with one graph input and one output; *steps as the device said. */
+static DMLCompiledOperator compile_chain(uint32_t count, const DML_OPERATOR_DESC* ods, uint32_t* steps)
+{
+    DMLOperator ops[4];
+    DML_OPERATOR_GRAPH_NODE_DESC on[4];
+    DML_GRAPH_NODE_DESC nodes[4];
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC m[3];
+    DML_GRAPH_EDGE_DESC me[3];
+    ck_assert_uint_le(count, 4);
+    for (uint32_t k = 0; k < count; ++k) {
+        h_assert_ok(dmlDeviceCreateOperator(H.device, &ods[k], &ops[k]));
+        on[k] = (DML_OPERATOR_GRAPH_NODE_DESC){ ops[k], "node" };
+        nodes[k] = (DML_GRAPH_NODE_DESC){ DML_GRAPH_NODE_TYPE_OPERATOR, &on[k] };
+        if (k) {
+            m[k - 1] = (DML_INTERMEDIATE_GRAPH_EDGE_DESC){ k - 1, 0, k, 0, NULL };
+            me[k - 1] = (DML_GRAPH_EDGE_DESC){ DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m[k - 1] };
+        }
+    }
+    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 0, 0, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { count - 1, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC ie = { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
+    DML_GRAPH_DESC gd = { 1, 1, count, nodes, 1, &ie, 1, &oe, count - 1, me };
+    DMLCompiledOperator co = compile_counting(&gd, steps);
+    for (uint32_t k = 0; k < count; ++k)
+        dmlRelease(ops[k]);
+    return co;
+}
+
+static void run_one_in_one_out(DMLCompiledOperator co, const void* x, uint64_t x_bytes, void* y, uint64_t y_bytes)
+{
+    DMLBuffer bi = buffer_with(x_bytes, x, 0), bo = buffer_with(y_bytes, NULL, 0xCD);
+    DMLBuffer ins[1] = { bi }, outs[1] = { bo };
+    uint64_t in_bytes[1] = { x_bytes }, out_bytes[1] = { y_bytes };
+    int owned[1] = { 0 };
+    run_compiled(co, 1, ins, in_bytes, owned, 1, outs, out_bytes);
+    h_read(&H, bo, 0, y, y_bytes);
+    dmlRelease(bi);
+    dmlRelease(bo);
+}
+
+/* x (NHWC {1,2,3,8} int32, packed) -> IDENTITY reading it as NCHW {1,8,2,3}
+ * (strides {48,1,24,8}) -> DEPTH_TO_SPACE1 (B 2, both orders) -> {1,2,4,6} ->
+ * SLICE1 offsets {0,1,2,1}, window {1,1,2,4}, strides {1,1,1,2} -> y {1,1,2,2}.
+ * Naive: t[k][h][w] = x[h][w][k]; s = the formula of the order; y[a][b] =
+ * s[1][2+a][1+2b]. The slice keeps whole blocks' rows and one column of
+ * each block, so the composition stays affine (a slice cutting blocks
+ * unevenly, rows 1-3, is not, and is materialised). */
+START_TEST(depth_to_space_between_transpose_and_slice_fuses)
+{
+    for (int crd = 0; crd < 2; ++crd) {
+        uint32_t x_sizes[4] = { 1, 8, 2, 3 }, x_strides[4] = { 48, 1, 24, 8 }, s_sizes[4] = { 1, 2, 4, 6 };
+        uint32_t y_sizes[4] = { 1, 1, 2, 2 }, offsets[4] = { 0, 1, 2, 1 }, window[4] = { 1, 1, 2, 4 };
+        int32_t strides[4] = { 1, 1, 1, 2 };
+        h_tensor transposed, t_out, t_in, s_out, s_in, y;
+        h_tensor_init(&transposed, DML_TENSOR_DATA_TYPE_INT32, 4, x_sizes, x_strides);
+        h_tensor_init(&t_out, DML_TENSOR_DATA_TYPE_INT32, 4, x_sizes, NULL);
+        h_tensor_init(&t_in, DML_TENSOR_DATA_TYPE_INT32, 4, x_sizes, NULL);
+        h_tensor_init(&s_out, DML_TENSOR_DATA_TYPE_INT32, 4, s_sizes, NULL);
+        h_tensor_init(&s_in, DML_TENSOR_DATA_TYPE_INT32, 4, s_sizes, NULL);
+        h_tensor_init(&y, DML_TENSOR_DATA_TYPE_INT32, 4, y_sizes, NULL);
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &transposed.desc, &t_out.desc, NULL };
+        DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s = { &t_in.desc, &s_out.desc, 2,
+            crd ? DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH : DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
+        DML_SLICE1_OPERATOR_DESC slice = { &s_in.desc, &y.desc, 4, offsets, window, strides };
+        DML_OPERATOR_DESC ods[3] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id },
+            { DML_OPERATOR_DEPTH_TO_SPACE1, &d2s }, { DML_OPERATOR_SLICE1, &slice } };
+        uint32_t steps = 0;
+        DMLCompiledOperator co = compile_chain(3, ods, &steps);
+        ck_assert_msg(steps == 1, "IDENTITY (transpose) -> DEPTH_TO_SPACE1 -> SLICE1 compiled to %u steps, expected 1",
+            steps);
+        DML_BINDING_PROPERTIES p = dmlDispatchableGetBindingProperties(co);
+        ck_assert_uint_eq(p.TemporaryResourceSize, 0);
+
+        int32_t x[48], got[4], expect[4];
+        for (int i = 0; i < 48; ++i)
+            x[i] = 1000 + 7 * i;
+        for (uint32_t a = 0; a < 2; ++a)
+            for (uint32_t b = 0; b < 2; ++b) {
+                const uint32_t c = 1, sy = 2 + a, sx = 1 + 2 * b; /* s's coordinate */
+                const uint32_t h = sy / 2, i = sy % 2, w = sx / 2, j = sx % 2;
+                const uint32_t k = crd ? c * 4 + i * 2 + j : (i * 2 + j) * 2 + c; /* t's channel */
+                expect[a * 2 + b] = x[h * 24 + w * 8 + k];                       /* t[k][h][w] = x[h][w][k] */
+            }
+        run_one_in_one_out(co, x, sizeof x, got, sizeof got);
+        ck_assert_mem_eq(got, expect, sizeof got);
+        dmlRelease(co);
+    }
+}
+END_TEST
+
+/* DEPTH_TO_SPACE then SPACE_TO_DEPTH of the same order and block: one step,
+ * the identity. _i: 0 the version-0 pair (DEPTH_COLUMN_ROW), 1 the *1 pair in
+ * DEPTH_COLUMN_ROW, 2 in COLUMN_ROW_DEPTH. */
+START_TEST(depth_to_space_then_space_to_depth_is_identity)
+{
+    uint32_t d_sizes[4] = { 2, 18, 2, 3 }, s_sizes[4] = { 2, 2, 6, 9 };
+    h_tensor d_in, s_out, s_in, d_out;
+    h_tensor_init(&d_in, DML_TENSOR_DATA_TYPE_FLOAT16, 4, d_sizes, NULL);
+    h_tensor_init(&s_out, DML_TENSOR_DATA_TYPE_FLOAT16, 4, s_sizes, NULL);
+    h_tensor_init(&s_in, DML_TENSOR_DATA_TYPE_FLOAT16, 4, s_sizes, NULL);
+    h_tensor_init(&d_out, DML_TENSOR_DATA_TYPE_FLOAT16, 4, d_sizes, NULL);
+    const DML_DEPTH_SPACE_ORDER order =
+        _i == 2 ? DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH : DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC d2s0 = { &d_in.desc, &s_out.desc, 3 };
+    DML_SPACE_TO_DEPTH_OPERATOR_DESC s2d0 = { &s_in.desc, &d_out.desc, 3 };
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s1 = { &d_in.desc, &s_out.desc, 3, order };
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC s2d1 = { &s_in.desc, &d_out.desc, 3, order };
+    DML_OPERATOR_DESC ods[2];
+    if (_i == 0) {
+        ods[0] = (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE, &d2s0 };
+        ods[1] = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH, &s2d0 };
+    } else {
+        ods[0] = (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE1, &d2s1 };
+        ods[1] = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &s2d1 };
+    }
+    uint32_t steps = 0;
+    DMLCompiledOperator co = compile_chain(2, ods, &steps);
+    ck_assert_msg(steps == 1, "DEPTH_TO_SPACE -> SPACE_TO_DEPTH compiled to %u steps, expected 1", steps);
+    uint16_t x[216], got[216];
+    for (int i = 0; i < 216; ++i)
+        x[i] = (uint16_t)(0x3C00 + 3 * i); /* distinct finite halves */
+    run_one_in_one_out(co, x, sizeof x, got, sizeof got);
+    ck_assert_mem_eq(got, x, sizeof got);
+    dmlRelease(co);
+}
+END_TEST
+
 static Suite* graph_suite(void)
 {
     Suite* s = suite_create("graph");
@@ -1211,6 +1341,11 @@ static Suite* graph_suite(void)
     tcase_add_checked_fixture(tc, setup_debug, teardown_debug);
     tcase_add_test(tc, tile_after_transpose_fuses);
     tcase_add_test(tc, tile_eight_dimensions_several_plans);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("depth_space");
+    tcase_add_checked_fixture(tc, setup_debug, teardown_debug);
+    tcase_add_test(tc, depth_to_space_between_transpose_and_slice_fuses);
+    tcase_add_loop_test(tc, depth_to_space_then_space_to_depth_is_identity, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -78,6 +78,22 @@ _Static_assert(IN_ORDER(DML_TILE_OPERATOR_DESC, InputTensor, OutputTensor) &&
                    IN_ORDER(DML_TILE_OPERATOR_DESC, OutputTensor, RepeatsCount) &&
                    IN_ORDER(DML_TILE_OPERATOR_DESC, RepeatsCount, Repeats) && DML_OPERATOR_TILE == 70,
                "DML_TILE_OPERATOR_DESC order");
+_Static_assert(IN_ORDER(DML_SPACE_TO_DEPTH_OPERATOR_DESC, InputTensor, OutputTensor) &&
+                   IN_ORDER(DML_SPACE_TO_DEPTH_OPERATOR_DESC, OutputTensor, BlockSize) &&
+                   IN_ORDER(DML_DEPTH_TO_SPACE_OPERATOR_DESC, InputTensor, OutputTensor) &&
+                   IN_ORDER(DML_DEPTH_TO_SPACE_OPERATOR_DESC, OutputTensor, BlockSize) &&
+                   DML_OPERATOR_SPACE_TO_DEPTH == 68 && DML_OPERATOR_DEPTH_TO_SPACE == 69,
+               "DML_SPACE_TO_DEPTH / DML_DEPTH_TO_SPACE_OPERATOR_DESC order");
+_Static_assert(IN_ORDER(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, InputTensor, OutputTensor) &&
+                   IN_ORDER(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, OutputTensor, BlockSize) &&
+                   IN_ORDER(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, BlockSize, Order) &&
+                   IN_ORDER(DML_SPACE_TO_DEPTH1_OPERATOR_DESC, InputTensor, OutputTensor) &&
+                   IN_ORDER(DML_SPACE_TO_DEPTH1_OPERATOR_DESC, OutputTensor, BlockSize) &&
+                   IN_ORDER(DML_SPACE_TO_DEPTH1_OPERATOR_DESC, BlockSize, Order) &&
+                   DML_OPERATOR_DEPTH_TO_SPACE1 == 113 && DML_OPERATOR_SPACE_TO_DEPTH1 == 114 &&
+                   DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW == 0 && DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH == 1 &&
+                   sizeof(DML_DEPTH_SPACE_ORDER) == 4,
+               "DML_DEPTH_TO_SPACE1 / DML_SPACE_TO_DEPTH1_OPERATOR_DESC order");
 _Static_assert(IN_ORDER(DML_BINDING_PROPERTIES, RequiredDescriptorCount, TemporaryResourceSize) &&
                    IN_ORDER(DML_BINDING_PROPERTIES, TemporaryResourceSize, PersistentResourceSize),
                "DML_BINDING_PROPERTIES order");

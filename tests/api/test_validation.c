@@ -180,6 +180,33 @@ static void tile_make(tile_fixture* f)
     f->od.Desc = &f->d;
 }
 
+/* DEPTH_TO_SPACE1 baseline: Input {1,8,2,3} FLOAT32, BlockSize 2, Output
+ * {1,2,4,6}, DEPTH_COLUMN_ROW; ds_s2d turns it around into SPACE_TO_DEPTH1. */
+typedef struct ds_fixture {
+    h_tensor in, out;
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d; /* SPACE_TO_DEPTH1's has the same layout */
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC d0;
+    DML_OPERATOR_DESC od;
+} ds_fixture;
+
+static const uint32_t DS_DEPTH[4] = { 1, 8, 2, 3 }, DS_SPACE[4] = { 1, 2, 4, 6 };
+
+static void ds_make(ds_fixture* f, DML_OPERATOR_TYPE type)
+{
+    const int to_space = type == DML_OPERATOR_DEPTH_TO_SPACE || type == DML_OPERATOR_DEPTH_TO_SPACE1;
+    const int v1 = type == DML_OPERATOR_DEPTH_TO_SPACE1 || type == DML_OPERATOR_SPACE_TO_DEPTH1;
+    memset(f, 0, sizeof *f);
+    h_tensor_init(&f->in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, to_space ? DS_DEPTH : DS_SPACE, NULL);
+    h_tensor_init(&f->out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, to_space ? DS_SPACE : DS_DEPTH, NULL);
+    f->d = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &f->in.desc, &f->out.desc, 2, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
+    f->d0 = (DML_DEPTH_TO_SPACE_OPERATOR_DESC){ &f->in.desc, &f->out.desc, 2 };
+    f->od.Type = type;
+    f->od.Desc = v1 ? (const void*)&f->d : (const void*)&f->d0;
+}
+
+static const DML_OPERATOR_TYPE DS_TYPES[4] = { DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE,
+    DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1 };
+
 START_TEST(baselines_are_valid)
 {
     rs_fixture rs; rs_make(&rs);
@@ -190,6 +217,12 @@ START_TEST(baselines_are_valid)
     expect_create_ok(&s.od, "SLICE baseline");
     tile_fixture t; tile_make(&t);
     expect_create_ok(&t.od, "TILE baseline");
+    for (int k = 0; k < 4; ++k) {
+        ds_fixture ds; ds_make(&ds, DS_TYPES[k]);
+        expect_create_ok(&ds.od, "DEPTH_TO_SPACE / SPACE_TO_DEPTH baseline");
+        ds.d.Order = DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+        expect_create_ok(&ds.od, "... in COLUMN_ROW_DEPTH order");
+    }
 }
 END_TEST
 
@@ -773,6 +806,185 @@ START_TEST(slice_rules)
     h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, o1, NULL);
     f.sizes[0] = 1; f.strides[0] = 0xFFFFFFFFu;
     expect_create_ok(&f.od, "SLICE, stride 2^32-1 with one element");
+}
+END_TEST
+
+/* ---- DEPTH_TO_SPACE, SPACE_TO_DEPTH and their *1 versions ---------------- */
+
+START_TEST(depth_space_block_size)
+{
+    for (int k = 0; k < 4; ++k) {
+        ds_fixture f; ds_make(&f, DS_TYPES[k]);
+        f.d.BlockSize = f.d0.BlockSize = 0;
+        EXPECT_INVALID(&f.od, "BlockSize = 0; must be >= 1");
+        /* block 1 is the identity: the output is the input's shape */
+        ds_make(&f, DS_TYPES[k]);
+        f.d.BlockSize = f.d0.BlockSize = 1;
+        EXPECT_INVALID(&f.od, "OutputTensor.Sizes");
+        h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, f.in.sizes, NULL);
+        expect_create_ok(&f.od, "BlockSize 1");
+    }
+}
+END_TEST
+
+START_TEST(depth_space_order)
+{
+    /* only the *1 versions have an Order */
+    const DML_OPERATOR_TYPE types[2] = { DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1 };
+    for (int k = 0; k < 2; ++k) {
+        ds_fixture f; ds_make(&f, types[k]);
+        f.d.Order = (DML_DEPTH_SPACE_ORDER)2;
+        EXPECT_INVALID(&f.od, "Order = 2; must be DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW (0) or "
+            "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH (1)");
+        f.d.Order = (DML_DEPTH_SPACE_ORDER)-1;
+        EXPECT_INVALID(&f.od, "Order = -1");
+    }
+}
+END_TEST
+
+START_TEST(depth_space_rank)
+{
+    static const uint32_t d3[3] = { 8, 2, 3 }, s3[3] = { 2, 4, 6 }, d5[5] = { 1, 1, 8, 2, 3 }, s5[5] = { 1, 1, 2, 4, 6 };
+    ds_fixture f; ds_make(&f, DML_OPERATOR_DEPTH_TO_SPACE1);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 3, d3, NULL);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 3, s3, NULL);
+    EXPECT_INVALID(&f.od, "InputTensor.DimensionCount = 3; must be 4");
+    ds_make(&f, DML_OPERATOR_DEPTH_TO_SPACE);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 5, d5, NULL);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 5, s5, NULL);
+    EXPECT_INVALID(&f.od, "InputTensor.DimensionCount = 5; must be 4");
+    ds_make(&f, DML_OPERATOR_DEPTH_TO_SPACE1);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 5, s5, NULL);
+    EXPECT_INVALID(&f.od, "OutputTensor.DimensionCount = 5; must be 4");
+    ds_make(&f, DML_OPERATOR_SPACE_TO_DEPTH);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 5, d5, NULL);
+    EXPECT_INVALID(&f.od, "OutputTensor.DimensionCount = 5; must be 4");
+}
+END_TEST
+
+START_TEST(depth_space_divisibility)
+{
+    /* DEPTH_TO_SPACE: channels a multiple of B*B */
+    static const uint32_t c6[4] = { 1, 6, 2, 3 }, c2[4] = { 1, 2, 2, 3 };
+    for (int v = 0; v < 2; ++v) {
+        ds_fixture f; ds_make(&f, v ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_DEPTH_TO_SPACE);
+        h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, c6, NULL);
+        EXPECT_INVALID(&f.od, "InputTensor.Sizes[1] = 6 (channels); must be a multiple of BlockSize * BlockSize = 4");
+        ds_make(&f, v ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_DEPTH_TO_SPACE);
+        h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, c2, NULL);
+        EXPECT_INVALID(&f.od, "must be a multiple of BlockSize * BlockSize = 4");
+    }
+    /* SPACE_TO_DEPTH: height and width multiples of B */
+    static const uint32_t h5[4] = { 1, 2, 5, 6 }, w7[4] = { 1, 2, 4, 7 };
+    for (int v = 0; v < 2; ++v) {
+        const DML_OPERATOR_TYPE t = v ? DML_OPERATOR_SPACE_TO_DEPTH1 : DML_OPERATOR_SPACE_TO_DEPTH;
+        ds_fixture f; ds_make(&f, t);
+        h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, h5, NULL);
+        EXPECT_INVALID(&f.od, "InputTensor.Sizes[2] = 5 (height); must be a multiple of BlockSize = 2");
+        ds_make(&f, t);
+        h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, w7, NULL);
+        EXPECT_INVALID(&f.od, "InputTensor.Sizes[3] = 7 (width); must be a multiple of BlockSize = 2");
+    }
+}
+END_TEST
+
+static void depth_space_output_sizes_of(DML_OPERATOR_TYPE type)
+{
+    ds_fixture f; ds_make(&f, type);
+    uint32_t right[4], wrong[4];
+    memcpy(right, f.out.sizes, sizeof right);
+    for (int d = 0; d < 4; ++d)
+        for (int delta = -1; delta <= 1; delta += 2) {
+            ds_make(&f, type);
+            memcpy(wrong, right, sizeof wrong);
+            wrong[d] = (uint32_t)((int)wrong[d] + delta);
+            if (wrong[d] == 0)
+                continue;
+            h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, wrong, NULL);
+            char want[64];
+            snprintf(want, sizeof want, "OutputTensor.Sizes[%d] = %u; must be", d, wrong[d]);
+            EXPECT_INVALID(&f.od, want);
+        }
+    /* the rule named with its value */
+    ds_make(&f, type);
+    const int to_space = type == DML_OPERATOR_DEPTH_TO_SPACE || type == DML_OPERATOR_DEPTH_TO_SPACE1;
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, to_space ? DS_DEPTH : DS_SPACE, NULL);
+    EXPECT_INVALID(&f.od, to_space ? "OutputTensor.Sizes[1] = 8; must be InputTensor.Sizes[1] / (BlockSize * "
+        "BlockSize) = 2" : "OutputTensor.Sizes[1] = 2; must be InputTensor.Sizes[1] * BlockSize * BlockSize = 8");
+}
+
+START_TEST(depth_space_output_sizes)
+{
+    for (int k = 0; k < 4; ++k)
+        depth_space_output_sizes_of(DS_TYPES[k]);
+}
+END_TEST
+
+START_TEST(depth_space_output_size_overflow)
+{
+    /* SPACE_TO_DEPTH: channels * B*B past 32 bits (65536 * 65536 = 2^32,
+     * 0 in 32-bit arithmetic); a broadcast input keeps it small in memory. */
+    static const uint32_t in_sizes[4] = { 1, 65536, 65536, 65536 }, zero[4] = { 0, 0, 0, 0 };
+    static const uint32_t out_sizes[4] = { 1, 1, 1, 1 };
+    ds_fixture f; ds_make(&f, DML_OPERATOR_SPACE_TO_DEPTH1);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 4, in_sizes, zero);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 4, out_sizes, NULL);
+    f.d.BlockSize = 65536;
+    EXPECT_INVALID(&f.od, "OutputTensor.Sizes[1] = 1; must be InputTensor.Sizes[1] * BlockSize * BlockSize, more "
+        "than a 32-bit size holds");
+    /* B*B itself past 32 bits (B = 2^17) */
+    static const uint32_t in2[4] = { 1, 1, 131072, 131072 };
+    ds_make(&f, DML_OPERATOR_SPACE_TO_DEPTH);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 4, in2, zero);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 4, out_sizes, NULL);
+    f.d0.BlockSize = 131072;
+    EXPECT_INVALID(&f.od, "more than a 32-bit size holds");
+    /* DEPTH_TO_SPACE: height * B past 32 bits (2^31 * 2 = 2^32, 0 in 32-bit
+     * arithmetic) */
+    static const uint32_t d_in[4] = { 1, 4, 0x80000000u, 1 }, d_out[4] = { 1, 1, 1, 2 };
+    ds_make(&f, DML_OPERATOR_DEPTH_TO_SPACE);
+    h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_UINT8, 4, d_in, zero);
+    h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_UINT8, 4, d_out, NULL);
+    EXPECT_INVALID(&f.od, "OutputTensor.Sizes[2] = 1; must be InputTensor.Sizes[2] * BlockSize, more than a 32-bit "
+        "size holds");
+}
+END_TEST
+
+START_TEST(depth_space_data_types)
+{
+    for (int k = 0; k < 4; ++k) {
+        ds_fixture f; ds_make(&f, DS_TYPES[k]);
+        f.out.buf.DataType = DML_TENSOR_DATA_TYPE_INT32; /* same size, another type */
+        EXPECT_INVALID(&f.od, "OutputTensor.DataType INT32 differs from InputTensor.DataType FLOAT32");
+        for (uint32_t t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t) {
+            ds_make(&f, DS_TYPES[k]);
+            h_tensor_init(&f.in, (DML_TENSOR_DATA_TYPE)t, 4, f.in.sizes, NULL);
+            h_tensor_init(&f.out, (DML_TENSOR_DATA_TYPE)t, 4, f.out.sizes, NULL);
+            expect_create_ok(&f.od, h_type_name((DML_TENSOR_DATA_TYPE)t));
+        }
+    }
+}
+END_TEST
+
+START_TEST(depth_space_tensors)
+{
+    for (int k = 0; k < 4; ++k) {
+        ds_fixture f; ds_make(&f, DS_TYPES[k]);
+        f.d.InputTensor = f.d0.InputTensor = NULL;
+        EXPECT_INVALID(&f.od, "InputTensor");
+        ds_make(&f, DS_TYPES[k]);
+        f.d.OutputTensor = f.d0.OutputTensor = NULL;
+        EXPECT_INVALID(&f.od, "OutputTensor");
+        /* an output that broadcasts */
+        static const uint32_t broadcast[4] = { 0, 0, 0, 1 };
+        ds_make(&f, DS_TYPES[k]);
+        h_tensor_init(&f.out, DML_TENSOR_DATA_TYPE_FLOAT32, 4, f.out.sizes, broadcast);
+        EXPECT_INVALID(&f.od, "Output");
+        /* a broadcast input is fine */
+        ds_make(&f, DS_TYPES[k]);
+        h_tensor_init(&f.in, DML_TENSOR_DATA_TYPE_FLOAT32, 4, f.in.sizes, broadcast);
+        expect_create_ok(&f.od, "broadcast input");
+    }
 }
 END_TEST
 
@@ -1781,6 +1993,9 @@ static Suite* validation_suite(void)
         { "slice", { slice_rules, NULL } },
         { "tile", { tile_repeats_count, tile_repeats_null, tile_repeat_zero, tile_output_sizes,
                     tile_output_size_overflow, tile_data_types, tile_tensors, NULL } },
+        { "depth_space", { depth_space_block_size, depth_space_order, depth_space_rank, depth_space_divisibility,
+                           depth_space_output_sizes, depth_space_output_size_overflow, depth_space_data_types,
+                           depth_space_tensors, NULL } },
         { "device", { device_rules, adapters, device_adapter_info, debug_device_messages, feature_data_types, feature_levels, feature_query_errors, NULL } },
         { "bindings", { binding_counts, binding_ranges, binding_tensor_alignment, binding_overlap,
                         binding_bad_type, binding_failed_bind_keeps_previous, initializer_bindings, NULL } },

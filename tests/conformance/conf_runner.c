@@ -256,3 +256,22 @@ DML_RESULT conf_tile(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_tile* 
     uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
 }
+
+DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_depth_space* m,
+                            const void* input, void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, type, 4, m->input_sizes, NULL);
+    tensor_desc(&bo, &to, type, 4, m->output_sizes, NULL);
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s = { &ti, &to, m->block, m->order };
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC s2d = { &ti, &to, m->block, m->order };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_DEPTH_TO_SPACE1, &d2s };
+    if (!m->to_space)
+        od = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &s2d };
+    uint64_t in_bytes = count_of(4, m->input_sizes) * conf_elem_size(type);
+    uint64_t out_bytes = count_of(4, m->output_sizes) * conf_elem_size(type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}

@@ -225,3 +225,60 @@ int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, con
         return fail(OTD_EMPTY, err, errlen, "Tile: the output has a zero dimension");
     return OTD_OK;
 }
+
+int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_t blocksize, const char* mode,
+                        otd_depth_space* out, char* err, size_t errlen)
+{
+    const char* op = to_space ? "DepthToSpace" : "SpaceToDepth";
+    memset(out, 0, sizeof *out);
+    out->to_space = to_space;
+    if (rank != 4)
+        return fail(OTD_INVALID, err, errlen, "%s: rank %u; must be 4 (NCHW)", op, rank);
+    for (uint32_t i = 0; i < 4; ++i) {
+        if (dims[i] < 0)
+            return fail(OTD_INVALID, err, errlen, "%s: dims[%u] = %lld is negative", op, i, (long long)dims[i]);
+        if (dims[i] > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: dims[%u] = %lld exceeds UINT32", op, i,
+                        (long long)dims[i]);
+        out->input_sizes[i] = (uint32_t)dims[i];
+    }
+    if (blocksize < 1)
+        return fail(OTD_INVALID, err, errlen, "%s: blocksize %lld; must be >= 1", op, (long long)blocksize);
+    if (blocksize > (int64_t)UINT32_MAX)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: blocksize %lld exceeds UINT32", op,
+                    (long long)blocksize);
+    out->block = (uint32_t)blocksize;
+    out->order = DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (to_space && mode && !strcmp(mode, "CRD"))
+        out->order = DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    else if (to_space && mode && strcmp(mode, "DCR"))
+        return fail(OTD_INVALID, err, errlen, "DepthToSpace: mode \"%s\"; must be \"DCR\" or \"CRD\"", mode);
+    const uint64_t b = (uint64_t)blocksize, bb = b * b; /* < 2^64: two 32-bit factors */
+    uint64_t sizes[4] = { (uint64_t)dims[0], 0, 0, 0 };
+    if (to_space) {
+        if ((uint64_t)dims[1] % bb)
+            return fail(OTD_INVALID, err, errlen, "DepthToSpace: C = %lld is not a multiple of blocksize^2 = %llu",
+                        (long long)dims[1], (unsigned long long)bb);
+        sizes[1] = (uint64_t)dims[1] / bb;
+        sizes[2] = (uint64_t)dims[2] * b;
+        sizes[3] = (uint64_t)dims[3] * b;
+    } else {
+        if ((uint64_t)dims[2] % b || (uint64_t)dims[3] % b)
+            return fail(OTD_INVALID, err, errlen, "SpaceToDepth: H = %lld, W = %lld are not multiples of "
+                        "blocksize %lld", (long long)dims[2], (long long)dims[3], (long long)blocksize);
+        if (bb > UINT32_MAX || __builtin_mul_overflow((uint64_t)dims[1], bb, &sizes[1]))
+            sizes[1] = UINT64_MAX;
+        sizes[2] = (uint64_t)dims[2] / b;
+        sizes[3] = (uint64_t)dims[3] / b;
+    }
+    int empty = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+        if (sizes[i] > UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: output dimension %u exceeds UINT32", op, i);
+        out->output_sizes[i] = (uint32_t)sizes[i];
+        empty |= sizes[i] == 0;
+    }
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "%s: a zero dimension", op);
+    return OTD_OK;
+}

@@ -34,6 +34,16 @@
  *        equal to the rank. A repeat of 0 (or an input dimension of 0) gives
  *        OTD_EMPTY; an output dimension above UINT32 gives OTD_UNREPRESENTABLE.
  *
+ *   DepthToSpace(input; blocksize, mode "DCR" | "CRD")  (4-D NCHW)
+ *     -> DML_DEPTH_TO_SPACE1, BlockSize = blocksize, Order DEPTH_COLUMN_ROW
+ *        (DCR, the default) or COLUMN_ROW_DEPTH (CRD).
+ *   SpaceToDepth(input; blocksize)  (4-D NCHW)
+ *     -> DML_SPACE_TO_DEPTH1, Order DEPTH_COLUMN_ROW (ONNX's only order).
+ *        Both: blocksize >= 1, C a multiple of blocksize^2 (DepthToSpace), H
+ *        and W multiples of blocksize (SpaceToDepth), else OTD_INVALID; a
+ *        zero dimension gives OTD_EMPTY; an output dimension above UINT32
+ *        gives OTD_UNREPRESENTABLE.
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -95,6 +105,19 @@ typedef struct otd_tile {
 /* repeats_count values in repeats (the ONNX input's element count). */
 int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, const int64_t* repeats,
                  otd_tile* out, char* err, size_t errlen);
+
+typedef struct otd_depth_space {
+    int to_space;                 /* DepthToSpace; else SpaceToDepth */
+    uint32_t block;
+    DML_DEPTH_SPACE_ORDER order;
+    uint32_t input_sizes[4];
+    uint32_t output_sizes[4];     /* 0 somewhere when OTD_EMPTY */
+} otd_depth_space;
+
+/* mode: DepthToSpace's attribute, NULL when absent (DCR); ignored for
+ * SpaceToDepth. */
+int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_t blocksize, const char* mode,
+                        otd_depth_space* out, char* err, size_t errlen);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

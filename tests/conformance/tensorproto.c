@@ -296,7 +296,10 @@ static int parse_attr(const uint8_t* p, size_t len, tp_attr* a)
             return -1;
         if (f.num == 1 && f.wire == 2)
             copy_str(a->name, sizeof a->name, f.data, f.len);
-        else if (f.num == 3 && f.wire == 0) {
+        else if (f.num == 4 && f.wire == 2) {
+            a->has_s = 1;
+            copy_str(a->s, sizeof a->s, f.data, f.len);
+        } else if (f.num == 3 && f.wire == 0) {
             a->has_i = 1;
             a->i = (int64_t)f.v;
         } else if (f.num == 8 && f.wire == 0) {

@@ -50,6 +50,8 @@ typedef struct tp_attr {
     char name[64];
     int has_i;
     int64_t i;
+    int has_s;
+    char s[64]; /* a STRING attribute (DepthToSpace's mode), truncated */
     uint32_t ints_count;
     int64_t ints[TP_MAX_INTS];
 } tp_attr;

@@ -159,6 +159,36 @@ START_TEST(tile_desc)
 }
 END_TEST
 
+START_TEST(depth_space_desc)
+{
+    char err[256];
+    otd_depth_space m;
+    const int64_t depth[4] = { 1, 8, 2, 3 }, space[4] = { 1, 2, 4, 6 };
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 2, NULL, &m, err, sizeof err), OTD_OK);
+    const uint32_t s[4] = { 1, 2, 4, 6 }, d[4] = { 1, 8, 2, 3 };
+    ck_assert_mem_eq(m.output_sizes, s, sizeof s);
+    ck_assert_uint_eq(m.block, 2);
+    ck_assert_int_eq(m.order, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 2, "DCR", &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.order, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 2, "CRD", &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.order, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 2, "crd", &m, err, sizeof err), OTD_INVALID);
+    /* SpaceToDepth: DCR always; mode ignored */
+    ck_assert_int_eq(otd_map_depth_space(0, 4, space, 2, NULL, &m, err, sizeof err), OTD_OK);
+    ck_assert_mem_eq(m.output_sizes, d, sizeof d);
+    ck_assert_int_eq(m.order, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+    /* rules */
+    ck_assert_int_eq(otd_map_depth_space(1, 3, depth, 2, NULL, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 0, NULL, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, depth, 3, NULL, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_depth_space(0, 4, space, 4, NULL, &m, err, sizeof err), OTD_INVALID);
+    const int64_t empty[4] = { 0, 8, 2, 3 }, big[4] = { 1, 4, 0x80000000ll, 1 };
+    ck_assert_int_eq(otd_map_depth_space(1, 4, empty, 2, NULL, &m, err, sizeof err), OTD_EMPTY);
+    ck_assert_int_eq(otd_map_depth_space(1, 4, big, 2, NULL, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -236,6 +266,7 @@ int main(void)
     tcase_add_test(tc, slice_windows);
     tcase_add_test(tc, reverse_sequence_desc);
     tcase_add_test(tc, tile_desc);
+    tcase_add_test(tc, depth_space_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -1,6 +1,6 @@
 /*
  * test_onnx_node.c — ONNX's own backend node tests (Debian's libonnx-testdata):
- * every test_reversesequence_*, test_slice_* and test_tile* case, mapped to DML by
+ * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_* and test_spacetodepth* case, mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
@@ -45,7 +45,8 @@ static bool discover(void)
     while ((e = readdir(dp)) && g_case_count < MAX_CASES) {
         if (!strncmp(e->d_name, "test_reversesequence_", 21) || !strcmp(e->d_name, "test_slice") ||
             !strncmp(e->d_name, "test_slice_", 11) || !strcmp(e->d_name, "test_tile") ||
-            !strncmp(e->d_name, "test_tile_", 10))
+            !strncmp(e->d_name, "test_tile_", 10) ||
+            !strncmp(e->d_name, "test_depthtospace_", 18) || !strncmp(e->d_name, "test_spacetodepth", 17))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -223,6 +224,20 @@ START_TEST(onnx_case)
                           name, i, tl.output_sizes[i], (long long)expected.dims[i]);
         dr = conf_tile(&dev, type, &tl, data.data, out);
         ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
+    } else if (!strcmp(m.op_type, "DepthToSpace") || !strcmp(m.op_type, "SpaceToDepth")) {
+        const tp_attr* ba = tp_model_attr(&m, "blocksize");
+        const tp_attr* ma = tp_model_attr(&m, "mode");
+        ck_assert_msg(ba && ba->has_i, "%s: no blocksize attribute", name);
+        otd_depth_space ds;
+        int r = otd_map_depth_space(!strcmp(m.op_type, "DepthToSpace"), data.rank, data.dims, ba->i,
+                                    ma && ma->has_s ? ma->s : NULL, &ds, err, sizeof err);
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        ck_assert_uint_eq(expected.rank, 4);
+        for (uint32_t i = 0; i < 4; ++i)
+            ck_assert_msg(ds.output_sizes[i] == expected.dims[i], "%s: output dim %u = %u, ONNX says %lld",
+                          name, i, ds.output_sizes[i], (long long)expected.dims[i]);
+        dr = conf_depth_space(&dev, type, &ds, data.data, out);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
     } else {
         ck_abort_msg("%s: unexpected op_type %s", name, m.op_type);
     }
@@ -240,18 +255,22 @@ out:
 END_TEST
 
 /* The suite must find what the brief promises: both ReverseSequence cases, the
- * slice ones and both Tile ones. */
+ * slice ones, both Tile ones, the four DepthToSpace and both SpaceToDepth. */
 START_TEST(found_cases)
 {
-    int rev = 0, slice = 0, tile = 0;
+    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0;
     for (int i = 0; i < g_case_count; ++i) {
         rev += !strncmp(g_cases[i], "test_reversesequence_", 21);
         slice += !strncmp(g_cases[i], "test_slice", 10);
         tile += !strncmp(g_cases[i], "test_tile", 9);
+        d2s += !strncmp(g_cases[i], "test_depthtospace_", 18);
+        s2d += !strncmp(g_cases[i], "test_spacetodepth", 17);
     }
     ck_assert_int_ge(rev, 2);
     ck_assert_int_ge(slice, 8);
     ck_assert_int_ge(tile, 2);
+    ck_assert_int_ge(d2s, 4); /* example, crd_mode_example, dcr_mode, crd_mode */
+    ck_assert_int_ge(s2d, 2); /* test_spacetodepth, test_spacetodepth_example */
 }
 END_TEST
 
