@@ -450,7 +450,7 @@ static DML_RESULT plan_nodes(compiler* c)
     for (uint32_t k = 0; k < c->desc->NodeCount; ++k) {
         node* n = &c->nodes[c->order[k]];
         dml_lowering lowering;
-        DML_RESULT r = dml_op_lower(n->op, &lowering);
+        DML_RESULT r = dml_op_lower(n->op, c->call, &lowering);
         if (r < 0)
             return dml_device_relay(c->device, r);
         n->steps = calloc(lowering.count ? lowering.count : 1, sizeof *n->steps);

@@ -584,6 +584,28 @@ START_TEST(ten_unmergeable_dimensions_take_4_plans)
 }
 END_TEST
 
+/* A TILE of 8 dimensions, each 3 repeated 3 times: 16 dimensions that do not
+ * merge, 3^8 = 6561 plans to enumerate, more than the cap: refused, named. */
+START_TEST(too_many_enumerated_plans_are_refused)
+{
+    const uint32_t in_sizes[8] = { 3, 3, 3, 3, 3, 3, 3, 3 }, out_sizes[8] = { 9, 9, 9, 9, 9, 9, 9, 9 };
+    const uint32_t repeats[8] = { 3, 3, 3, 3, 3, 3, 3, 3 };
+    tensor_spec in, out;
+    make_tensor(&in, DML_TENSOR_DATA_TYPE_FLOAT32, 8, in_sizes, NULL);
+    make_tensor(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 8, out_sizes, NULL);
+    DML_TILE_OPERATOR_DESC tile = { &in.desc, &out.desc, 8, repeats };
+    DML_OPERATOR_DESC desc = { DML_OPERATOR_TILE, &tile };
+    dml_op* op = NULL;
+    ck_assert_int_eq(dml_op_create(&desc, &op), DML_S_OK);
+    dml_lowering lowering;
+    ck_assert_int_eq(dml_op_lower(op, "dmlDeviceCompileOperator", &lowering), DML_E_NOTIMPL);
+    ck_assert_uint_eq(lowering.count, 0);
+    const char* message = dml_error_last();
+    ck_assert_msg(strstr(message, "dmlDeviceCompileOperator(TILE)") && strstr(message, "4096"), "%s", message);
+    dml_op_destroy(op);
+}
+END_TEST
+
 /* ---- plan kinds a backend declares ------------------------------------ */
 
 /* A backend that executes plain gathers only: enough to create a device and compile. */
@@ -670,6 +692,7 @@ static Suite* core_suite(void)
     tcase_add_loop_test(plans, random_plans_mean_what_the_spec_says, 0, 8);
     tcase_add_loop_test(plans, gathers_beyond_eight_dimensions_run_as_several_plans, 0, 32);
     tcase_add_test(plans, ten_unmergeable_dimensions_take_4_plans);
+    tcase_add_test(plans, too_many_enumerated_plans_are_refused);
     suite_add_tcase(s, plans);
     TCase* backends = tcase_create("backends");
     tcase_add_test(backends, compiles_refuse_plan_kinds_the_backend_lacks);

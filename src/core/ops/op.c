@@ -2,6 +2,7 @@
  * op.c — what every operator shares: creating a validated dml_op from a desc
  * through its table entry, lowering it, and the helpers operator files use.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_op
         uint32_t capacity = lowering->capacity ? 2 * lowering->capacity : 4;
         dml_op_step* steps = realloc(lowering->steps, capacity * sizeof *steps);
         if (!steps)
-            return dml_set_error(DML_E_OUTOFMEMORY, "out of host memory lowering an operator to plans");
+            return dml_set_error(DML_E_OUTOFMEMORY, "%s: out of host memory", lowering->call);
         lowering->steps = steps;
         lowering->capacity = capacity;
     }
@@ -74,14 +75,14 @@ DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_op
     return DML_S_OK;
 }
 
-DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const char* call, const dml_plan_builder* builder,
-    dml_operand input, dml_operand lengths, dml_operand output)
+DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const dml_plan_builder* builder, dml_operand input,
+    dml_operand lengths, dml_operand output)
 {
     uint64_t plans = dml_plan_builder_plan_count(builder);
     if (plans > DML_OP_MAX_PEELED_PLANS)
         return dml_set_error(DML_E_NOTIMPL,
             "%s: the gather needs more than %u dimensions after merging, and enumerating the extra ones takes "
-            "more than %u plans", call, DML_PLAN_MAX_RANK, DML_OP_MAX_PEELED_PLANS);
+            "more than %u plans", lowering->call, DML_PLAN_MAX_RANK, DML_OP_MAX_PEELED_PLANS);
     for (uint64_t k = 0; k < plans; ++k) {
         dml_plan plan;
         dml_plan_builder_plan(builder, k, &plan);
@@ -95,12 +96,14 @@ DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const char* call, con
 void dml_lowering_free(dml_lowering* lowering)
 {
     free(lowering->steps);
-    memset(lowering, 0, sizeof *lowering);
+    lowering->steps = NULL;
+    lowering->count = lowering->capacity = 0;
 }
 
-DML_RESULT dml_op_lower(const dml_op* op, dml_lowering* lowering)
+DML_RESULT dml_op_lower(const dml_op* op, const char* call, dml_lowering* lowering)
 {
     memset(lowering, 0, sizeof *lowering);
+    snprintf(lowering->call, sizeof lowering->call, "%s(%s)", call, op->entry->name);
     DML_RESULT r = op->entry->lower(op, lowering);
     if (r < 0)
         dml_lowering_free(lowering);
@@ -114,7 +117,7 @@ DML_RESULT dml_plan_from_desc(const DML_OPERATOR_DESC* desc, dml_plan* plan)
     if (r < 0)
         return r;
     dml_lowering lowering;
-    r = dml_op_lower(op, &lowering);
+    r = dml_op_lower(op, "dml_plan_from_desc", &lowering);
     if (r >= 0 && lowering.count != 1)
         r = dml_set_error(DML_E_NOTIMPL, "dml_plan_from_desc(%s): the operator lowers to %u plans, not one",
             op->entry->name, lowering.count);

@@ -67,6 +67,7 @@ typedef struct dml_op_step {
 
 /* The steps an operator lowers to, in execution order. */
 typedef struct dml_lowering {
+    char call[96]; /* the compiling call and operator, for messages: "dmlDeviceCompileGraph(TILE)" */
     dml_op_step* steps;
     uint32_t count, capacity;
 } dml_lowering;
@@ -105,8 +106,9 @@ DML_RESULT dml_op_not_implemented(const char* call, DML_OPERATOR_TYPE type);
 DML_RESULT dml_op_create(const DML_OPERATOR_DESC* desc, dml_op** op);
 void dml_op_destroy(dml_op* op);
 
-/* The operator's steps; *lowering is empty (and needs no freeing) on failure. */
-DML_RESULT dml_op_lower(const dml_op* op, dml_lowering* lowering);
+/* The operator's steps, compiled by call ("dmlDeviceCompileOperator");
+ * *lowering is empty (and needs no freeing) on failure. */
+DML_RESULT dml_op_lower(const dml_op* op, const char* call, dml_lowering* lowering);
 void dml_lowering_free(dml_lowering* lowering);
 
 /* For operator files: appends one step. */
@@ -118,8 +120,8 @@ DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_op
  * DML_PLAN_MAX_RANK remain after merging: plan_build.h). DML_E_NOTIMPL,
  * naming the call, when that takes more than DML_OP_MAX_PEELED_PLANS. */
 #define DML_OP_MAX_PEELED_PLANS 4096u
-DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const char* call, const dml_plan_builder* builder,
-    dml_operand input, dml_operand lengths, dml_operand output);
+DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const dml_plan_builder* builder, dml_operand input,
+    dml_operand lengths, dml_operand output);
 
 /* For tools and tests that run one plan: validates and lowers desc, which
  * must lower to exactly one step (else DML_E_NOTIMPL). */

@@ -62,8 +62,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
         if (is_axis)
             dml_plan_builder_set_axis(&b, out->sizes[i], lengths->element_size);
     }
-    return dml_lowering_add_gather(
-        lowering, op->entry->name, &b, DML_OPERAND_IN(0), DML_OPERAND_IN(1), DML_OPERAND_OUT(0));
+    return dml_lowering_add_gather(lowering, &b, DML_OPERAND_IN(0), DML_OPERAND_IN(1), DML_OPERAND_OUT(0));
 }
 
 const dml_op_entry dml_op_reverse_subsequences = {

@@ -67,8 +67,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
         dml_plan_builder_add(&b, (dml_plan_dim){ p->repeats[i], 0, repeat_stride, 0 });
         dml_plan_builder_add(&b, (dml_plan_dim){ in->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0 });
     }
-    return dml_lowering_add_gather(
-        lowering, op->entry->name, &b, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
+    return dml_lowering_add_gather(lowering, &b, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
 }
 
 const dml_op_entry dml_op_tile = {
