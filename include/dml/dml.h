@@ -454,6 +454,102 @@ typedef struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC {
     DML_DEPTH_SPACE_ORDER Order;
 } DML_SPACE_TO_DEPTH1_OPERATOR_DESC;
 
+/* ---- Casts, joins, splits, padding and fills (issue 21) ---------------- */
+
+/* One value of any data type, as DirectML's DML_SCALAR_UNION (8 bytes). It
+ * has no float16 member: a FLOAT16 value is its 16-bit pattern in
+ * Bytes[0..1]. Bytes a type does not use are ignored. */
+typedef union DML_SCALAR_UNION {
+    uint8_t Bytes[8];
+    int8_t Int8;
+    uint8_t UInt8;
+    int16_t Int16;
+    uint16_t UInt16;
+    int32_t Int32;
+    uint32_t UInt32;
+    int64_t Int64;
+    uint64_t UInt64;
+    FLOAT Float32;
+    double Float64;
+} DML_SCALAR_UNION;
+
+/* Output[c] = Input[c] converted to the output's data type (any of the
+ * eleven to any): same rank and sizes. Rounding and out-of-range values
+ * follow docs/operators.md, identically on every backend. */
+typedef struct DML_CAST_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+} DML_CAST_OPERATOR_DESC;
+
+/* The input cut along Axis into OutputCount >= 1 outputs: output k holds the
+ * input's Axis positions [sum of the earlier outputs' Axis sizes, + its own).
+ * All tensors agree on rank, data type and every size but Axis's. */
+typedef struct DML_SPLIT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    UINT OutputCount;
+    const DML_TENSOR_DESC* OutputTensors; /* OutputCount descs */
+    UINT Axis;
+} DML_SPLIT_OPERATOR_DESC;
+
+/* SPLIT's mirror: InputCount >= 1 inputs concatenated along Axis. */
+typedef struct DML_JOIN_OPERATOR_DESC {
+    UINT InputCount;
+    const DML_TENSOR_DESC* InputTensors; /* InputCount descs */
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_JOIN_OPERATOR_DESC;
+
+typedef enum DML_PADDING_MODE {
+    DML_PADDING_MODE_CONSTANT,
+    DML_PADDING_MODE_EDGE,
+    DML_PADDING_MODE_REFLECTION,
+    DML_PADDING_MODE_SYMMETRIC,
+} DML_PADDING_MODE;
+
+/* Output.Sizes[i] = Input.Sizes[i] + StartPadding[i] + EndPadding[i], the
+ * input at offset StartPadding, the border by PaddingMode. DimensionCount is
+ * both tensors' rank. PADDING's FLOAT value is converted to the output's
+ * type by CAST's rules. */
+typedef struct DML_PADDING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_PADDING_MODE PaddingMode;
+    FLOAT PaddingValue;
+    UINT DimensionCount;
+    const UINT* StartPadding; /* DimensionCount values */
+    const UINT* EndPadding;   /* DimensionCount values */
+} DML_PADDING_OPERATOR_DESC;
+
+/* PADDING with the value in the output's own type (PaddingValueDataType
+ * must equal it). */
+typedef struct DML_PADDING1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_PADDING_MODE PaddingMode;
+    DML_TENSOR_DATA_TYPE PaddingValueDataType;
+    DML_SCALAR_UNION PaddingValue;
+    UINT DimensionCount;
+    const UINT* StartPadding; /* DimensionCount values */
+    const UINT* EndPadding;   /* DimensionCount values */
+} DML_PADDING1_OPERATOR_DESC;
+
+/* Every output element = Value (ValueDataType equals the output's type). */
+typedef struct DML_FILL_VALUE_CONSTANT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_TENSOR_DATA_TYPE ValueDataType;
+    DML_SCALAR_UNION Value;
+} DML_FILL_VALUE_CONSTANT_OPERATOR_DESC;
+
+/* The element at row-major position k = ValueStart + k * ValueDelta, in the
+ * output's type (ValueDataType equals it): integers wrap, floats round once
+ * per product and sum (float16 in float32, rounded once). */
+typedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_TENSOR_DATA_TYPE ValueDataType;
+    DML_SCALAR_UNION ValueStart;
+    DML_SCALAR_UNION ValueDelta;
+} DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
+
 /* ---- Graphs (DirectML's IDMLDevice1::CompileGraph) -------------------- */
 typedef enum DML_GRAPH_NODE_TYPE {
     DML_GRAPH_NODE_TYPE_INVALID = 0,

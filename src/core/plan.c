@@ -276,6 +276,9 @@ const char* dml_plan_kind_name(uint32_t kind)
         [DML_PLAN_GATHER] = "gather",
         [DML_PLAN_REVERSE_SUBSEQUENCES] = "reverse-gather",
         [DML_PLAN_SCALE_BIAS] = "scale-bias gather",
+        [DML_PLAN_CAST] = "cast gather",
+        [DML_PLAN_FILL] = "fill",
+        [DML_PLAN_PAD] = "pad gather",
     };
     return kind < DML_PLAN_KIND_COUNT && names[kind] ? names[kind] : "unknown plan kind";
 }

@@ -27,6 +27,23 @@
  * floating-point data_type, as core/scale_bias.h computes it. It is never
  * fused.
  *
+ * DML_PLAN_CAST is the gather converting each element from in_data_type
+ * (in_element_size bytes) to data_type (element_size bytes) by
+ * core/cast.h's rules, identical on every backend. Input offsets count
+ * input elements.
+ *
+ * DML_PLAN_FILL has no input: the element at output coordinate c is
+ *   fill_start + k * fill_delta, k = in_offset + sum(c[i] * in_strides[i])
+ * in data_type (the element's position in a sequence; all in_strides 0 and
+ * k = 0 for a constant). The builder normalises it as any gather.
+ *
+ * DML_PLAN_PAD is the gather whose input coordinate on each dimension i is
+ * folded: j = c[i] + pad_origin[i] is brought into [0, pad_extent[i]) by
+ * pad_mode (DML_PADDING_MODE: EDGE clamps, REFLECTION and SYMMETRIC mirror
+ * with periods 2(n-1) and 2n); pad_extent[i] = 0 means no fold (j itself).
+ * Under CONSTANT an element whose j leaves [0, pad_extent[i]) on any folded
+ * dimension is fill_start instead. Dimensions are not merged across folds.
+ *
  * The struct is plain data (no pointers), so a GPU kernel can take it by value.
  * Offsets and strides are in elements of the tensor they index, relative to the
  * start of the bound buffer range.
@@ -47,10 +64,29 @@ typedef enum dml_plan_kind {
     DML_PLAN_GATHER = 0,
     DML_PLAN_REVERSE_SUBSEQUENCES = 1,
     DML_PLAN_SCALE_BIAS = 2,
+    DML_PLAN_CAST = 3,
+    DML_PLAN_FILL = 4,
+    DML_PLAN_PAD = 5,
     DML_PLAN_KIND_COUNT
 } dml_plan_kind;
 
 #define DML_PLAN_KIND_BIT(kind) (1u << (kind))
+
+/* One element's value, in the bytes of its data type (DML_SCALAR_UNION's
+ * layout: a FLOAT16 is its bit pattern in bytes[0..1]). */
+typedef union dml_scalar {
+    unsigned char bytes[8];
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+} dml_scalar;
 
 typedef struct dml_plan {
     uint32_t kind;                 /* dml_plan_kind */
@@ -70,6 +106,14 @@ typedef struct dml_plan {
     int64_t len_strides[DML_PLAN_MAX_RANK];
     uint32_t data_type;            /* SCALE_BIAS: DML_TENSOR_DATA_TYPE (FLOAT32, FLOAT16, FLOAT64); else 0 */
     float scale, bias;             /* SCALE_BIAS */
+    uint32_t in_data_type;         /* CAST: the input's DML_TENSOR_DATA_TYPE; else 0 */
+    uint32_t in_element_size;      /* CAST: the input's element size; else 0 (element_size for both) */
+    dml_scalar fill_start;         /* FILL; PAD under CONSTANT: the value (in data_type) */
+    dml_scalar fill_delta;         /* FILL: the sequence's step (in data_type) */
+    uint32_t pad_mode;             /* PAD: DML_PADDING_MODE */
+    uint32_t pad_reserved;
+    int64_t pad_origin[DML_PLAN_MAX_RANK];   /* PAD: c[i] + pad_origin[i] is the unfolded input coordinate */
+    uint64_t pad_extent[DML_PLAN_MAX_RANK];  /* PAD: the input's size on dimension i; 0: not folded */
 } dml_plan;
 
 /* The pointers a dispatch binds to a plan: the starts of the bound ranges,

@@ -1,0 +1,253 @@
+/*
+ * cast.h — converting one element between any two of the eleven data types:
+ * the one definition of CAST's rules (docs/operators.md), run by the CPU
+ * backend, the CUDA kernels and the emulator, and by the core for PADDING's
+ * FLOAT value. DirectML leaves rounding and out-of-range values to the
+ * hardware; this runtime decides, identically everywhere:
+ *
+ *   float → integer    truncate toward zero, saturate to the target's range,
+ *                      NaN → 0 (a GPU's cvt.rzi.sat);
+ *   integer → integer  keep the low bits (two's complement), as C and numpy;
+ *   → float16/float32  from a wider or an integer type: rounded once, to
+ *                      nearest even; overflow → ±infinity;
+ *   widening floats    exact;
+ *   NaN → float        NaN, sign and top payload bits kept, quiet bit set
+ *                      (done on the bits, so no instruction's NaN policy
+ *                      leaks in); the same type: the bits, unchanged.
+ *
+ * Every value passes through one of three exact carriers: int64 (signed
+ * integers), uint64 (unsigned integers) or double (floats). Callers with
+ * constant types get the switches folded (DML_HD is always inlined).
+ */
+#ifndef DML_CORE_CAST_H
+#define DML_CORE_CAST_H
+
+#include <dml/dml.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "half.h"
+#include "hd.h"
+
+/* One value in its carrier: is_float → f; else bits (an int64 for signed
+ * sources, so that widening sign-extends). */
+typedef struct dml_cast_value {
+    int is_float;
+    uint64_t bits;
+    double f;
+} dml_cast_value;
+
+DML_HD double dml_cast_bits_to_double(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+DML_HD uint64_t dml_cast_double_bits(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+DML_HD float dml_cast_bits_to_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+DML_HD uint32_t dml_cast_float_bits(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* A float32 widened: exact; a NaN keeps sign and payload, quieted. */
+DML_HD double dml_float_to_double(float f)
+{
+    uint32_t bits = dml_cast_float_bits(f);
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+        return dml_cast_bits_to_double(((uint64_t)(bits >> 31) << 63) | 0x7FF8000000000000ull |
+            ((uint64_t)(bits & 0x7FFFFFu) << 29));
+    return (double)f;
+}
+
+/* A double rounded once to float32 (nearest even, overflow to infinity); a
+ * NaN keeps sign and top payload bits, quieted. */
+DML_HD float dml_double_to_float(double d)
+{
+    uint64_t bits = dml_cast_double_bits(d);
+    if ((bits & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull)
+        return dml_cast_bits_to_float((uint32_t)(bits >> 63) << 31 | 0x7FC00000u |
+            (uint32_t)((bits >> 29) & 0x7FFFFFu));
+    return (float)d;
+}
+
+/* A double rounded once to float16 (nearest even; through float32 would
+ * round twice). */
+DML_HD uint16_t dml_double_to_half(double d)
+{
+    uint64_t bits = dml_cast_double_bits(d);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000u);
+    uint64_t magnitude = bits & 0x7FFFFFFFFFFFFFFFull;
+    if (magnitude >= 0x7FF0000000000000ull) /* infinity, or NaN kept quiet with its top payload bits */
+        return (uint16_t)(sign | 0x7C00u |
+            (magnitude > 0x7FF0000000000000ull ? 0x200u | (uint16_t)((magnitude >> 42) & 0x3FFu) : 0));
+    if (magnitude >= 0x40EFFE0000000000ull) /* rounds to >= 65520: infinity */
+        return (uint16_t)(sign | 0x7C00u);
+    if (magnitude < 0x3F10000000000000ull) {  /* below 2^-14: a subnormal half, or zero */
+        if (magnitude <= 0x3E60000000000000ull) /* at most 2^-25, half the smallest subnormal: to (even) zero */
+            return sign;
+        uint32_t exponent = (uint32_t)(magnitude >> 52);          /* 1023-25 < exponent < 1023-14 */
+        uint64_t mantissa = (magnitude & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull;
+        uint32_t shift = 1023 + 52 - 24 - exponent;               /* units of 2^-24: 43 ..  52 */
+        uint64_t value = mantissa >> shift, rest = mantissa & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+        if (rest > half || (rest == half && (value & 1)))
+            ++value;
+        return (uint16_t)(sign | value);
+    }
+    uint64_t value = (magnitude >> 42) - ((uint64_t)(1023 - 15) << 10), rest = magnitude & 0x3FFFFFFFFFFull;
+    if (rest > 0x20000000000ull || (rest == 0x20000000000ull && (value & 1)))
+        ++value; /* may carry into the exponent: still right */
+    return (uint16_t)(sign | value);
+}
+
+/* A float16 widened to double: exact; a NaN keeps sign and payload, quieted. */
+DML_HD double dml_half_to_double(uint16_t h)
+{
+    return dml_float_to_double(dml_half_to_float(h));
+}
+
+DML_HD dml_cast_value dml_cast_load(uint32_t type, const void* in)
+{
+    dml_cast_value v = { 0, 0, 0.0 };
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: v.is_float = 1; v.f = dml_float_to_double(*(const float*)in); break;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: v.is_float = 1; v.f = dml_half_to_double(*(const uint16_t*)in); break;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: v.is_float = 1; v.f = *(const double*)in; break;
+    case DML_TENSOR_DATA_TYPE_UINT8: v.bits = *(const uint8_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_UINT16: v.bits = *(const uint16_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: v.bits = *(const uint32_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_UINT64: v.bits = *(const uint64_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_INT8: v.bits = (uint64_t)(int64_t)*(const int8_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_INT16: v.bits = (uint64_t)(int64_t)*(const int16_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_INT32: v.bits = (uint64_t)(int64_t)*(const int32_t*)in; break;
+    case DML_TENSOR_DATA_TYPE_INT64: v.bits = (uint64_t)*(const int64_t*)in; break;
+    default: break;
+    }
+    return v;
+}
+
+/* A float truncated toward zero into [lo, hi] (as the low bits of a uint64),
+ * NaN → 0. below/above: the nearest doubles outside the range whose
+ * truncation would leave it (lo - 1 and hi + 1, exact for every target). */
+DML_HD uint64_t dml_cast_float_to_integer(double f, double below, double above, int64_t lo, uint64_t hi,
+    int is_unsigned64)
+{
+    if (f != f)
+        return 0;
+    if (f >= above)
+        return hi;
+    if (f <= below)
+        return (uint64_t)lo;
+    if (is_unsigned64)
+        return (uint64_t)f; /* in [0, 2^64) */
+    return (uint64_t)(int64_t)f;
+}
+
+/* The carrier's value as an integer of `type` (low bits; saturated from floats). */
+DML_HD uint64_t dml_cast_integer_bits(uint32_t type, const dml_cast_value* v)
+{
+    if (!v->is_float)
+        return v->bits;
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_UINT8: return dml_cast_float_to_integer(v->f, -1.0, 256.0, 0, UINT8_MAX, 0);
+    case DML_TENSOR_DATA_TYPE_UINT16: return dml_cast_float_to_integer(v->f, -1.0, 65536.0, 0, UINT16_MAX, 0);
+    case DML_TENSOR_DATA_TYPE_UINT32: return dml_cast_float_to_integer(v->f, -1.0, 4294967296.0, 0, UINT32_MAX, 0);
+    case DML_TENSOR_DATA_TYPE_UINT64:
+        return dml_cast_float_to_integer(v->f, -1.0, 18446744073709551616.0, 0, UINT64_MAX, 1);
+    case DML_TENSOR_DATA_TYPE_INT8: return dml_cast_float_to_integer(v->f, -129.0, 128.0, INT8_MIN, INT8_MAX, 0);
+    case DML_TENSOR_DATA_TYPE_INT16:
+        return dml_cast_float_to_integer(v->f, -32769.0, 32768.0, INT16_MIN, INT16_MAX, 0);
+    case DML_TENSOR_DATA_TYPE_INT32:
+        return dml_cast_float_to_integer(v->f, -2147483649.0, 2147483648.0, INT32_MIN, INT32_MAX, 0);
+    default: /* INT64: -2^63 - 2048 is the double below -2^63 */
+        return dml_cast_float_to_integer(v->f, -9223372036854777856.0, 9223372036854775808.0, INT64_MIN,
+            INT64_MAX, 0);
+    }
+}
+
+/* An integer carrier as a double, rounded once (nearest even). */
+DML_HD double dml_cast_integer_to_double(const dml_cast_value* v, int is_signed)
+{
+    return is_signed ? (double)(int64_t)v->bits : (double)v->bits;
+}
+
+DML_HD int dml_cast_type_is_signed_integer(uint32_t type)
+{
+    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
+        type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+}
+
+DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, int source_signed)
+{
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+        *(double*)out = v->is_float ? v->f : dml_cast_integer_to_double(v, source_signed);
+        return;
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+        if (v->is_float)
+            *(float*)out = dml_double_to_float(v->f);
+        else /* one rounding from the integer itself */
+            *(float*)out = source_signed ? (float)(int64_t)v->bits : (float)v->bits;
+        return;
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+        if (v->is_float) {
+            *(uint16_t*)out = dml_double_to_half(v->f);
+        } else {
+            /* Every integer a finite float16 can round to is below 65520 in
+             * magnitude, exact in float32; beyond, infinity. */
+            int negative = source_signed && (int64_t)v->bits < 0;
+            uint64_t magnitude = negative ? 0 - v->bits : v->bits;
+            *(uint16_t*)out = magnitude >= 65520u ? (uint16_t)(negative ? 0xFC00u : 0x7C00u)
+                                                  : dml_float_to_half(negative ? -(float)magnitude : (float)magnitude);
+        }
+        return;
+    default:
+        break;
+    }
+    uint64_t bits = dml_cast_integer_bits(type, v);
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_UINT8: case DML_TENSOR_DATA_TYPE_INT8: *(uint8_t*)out = (uint8_t)bits; break;
+    case DML_TENSOR_DATA_TYPE_UINT16: case DML_TENSOR_DATA_TYPE_INT16: *(uint16_t*)out = (uint16_t)bits; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: case DML_TENSOR_DATA_TYPE_INT32: *(uint32_t*)out = (uint32_t)bits; break;
+    default: *(uint64_t*)out = bits; break;
+    }
+}
+
+/* Converts the element at `in` (in_type) into `out` (out_type). The same
+ * type copies the bits. Unaligned pointers are the caller's concern (tensor
+ * ranges are element-aligned). */
+DML_HD void dml_cast_element(uint32_t out_type, void* out, uint32_t in_type, const void* in)
+{
+    if (out_type == in_type) {
+        switch (in_type) {
+        case DML_TENSOR_DATA_TYPE_UINT8: case DML_TENSOR_DATA_TYPE_INT8: *(uint8_t*)out = *(const uint8_t*)in; break;
+        case DML_TENSOR_DATA_TYPE_UINT16: case DML_TENSOR_DATA_TYPE_INT16: case DML_TENSOR_DATA_TYPE_FLOAT16:
+            *(uint16_t*)out = *(const uint16_t*)in;
+            break;
+        case DML_TENSOR_DATA_TYPE_UINT32: case DML_TENSOR_DATA_TYPE_INT32: case DML_TENSOR_DATA_TYPE_FLOAT32:
+            *(uint32_t*)out = *(const uint32_t*)in;
+            break;
+        default: *(uint64_t*)out = *(const uint64_t*)in; break;
+        }
+        return;
+    }
+    dml_cast_value v = dml_cast_load(in_type, in);
+    dml_cast_store(out_type, out, &v, dml_cast_type_is_signed_integer(in_type));
+}
+
+#endif /* DML_CORE_CAST_H */
