@@ -131,11 +131,18 @@ static DML_BUFFER_BINDING h_buffer_binding(DMLBuffer b, uint64_t offset, uint64_
         }                                                                               \
     } while (0)
 
-#define H_MAX_INPUTS 4
+#define H_MAX_TENSORS 16
 
 DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION_FLAGS flags,
                         uint32_t input_count, const h_bind* inputs, const h_bind* output,
                         void* dst, uint64_t dst_size)
+{
+    return run_operator_outputs(h, desc, flags, input_count, inputs, 1, output, &dst, &dst_size);
+}
+
+DML_RESULT run_operator_outputs(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION_FLAGS flags,
+                                uint32_t input_count, const h_bind* inputs, uint32_t output_count,
+                                const h_bind* outputs, void* const* dsts, const uint64_t* dst_sizes)
 {
     DML_RESULT r = DML_S_OK;
     DMLOperator op = NULL;
@@ -143,13 +150,14 @@ DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION
     DMLOperatorInitializer init = NULL;
     DMLBindingTable init_table = NULL, exec_table = NULL;
     DMLBuffer persistent = NULL, init_temp = NULL, exec_temp = NULL;
-    DML_BUFFER_BINDING bb[H_MAX_INPUTS];
-    DML_BINDING_DESC bd[H_MAX_INPUTS];
+    DML_BUFFER_BINDING bb[H_MAX_TENSORS];
+    DML_BINDING_DESC bd[H_MAX_TENSORS];
     uint8_t* clobber = NULL;
 
     h->stage = "";
     h->message[0] = '\0';
-    ck_assert_uint_le(input_count, H_MAX_INPUTS);
+    ck_assert_uint_le(input_count, H_MAX_TENSORS);
+    ck_assert_uint_le(output_count, H_MAX_TENSORS);
 
     H_STEP("dmlDeviceCreateOperator", dmlDeviceCreateOperator(h->device, desc, &op));
     H_STEP("dmlDeviceCompileOperator", dmlDeviceCompileOperator(h->device, op, flags, &compiled));
@@ -237,13 +245,12 @@ DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION
         bd[i].Desc = inputs[i].owned ? NULL : &bb[i];
     }
     H_STEP("dmlBindingTableBindInputs", dmlBindingTableBindInputs(exec_table, input_count, bd));
-    {
-        DML_BUFFER_BINDING o = h_buffer_binding(output->buffer, output->offset, output->size);
-        DML_BINDING_DESC one;
-        one.Type = DML_BINDING_TYPE_BUFFER;
-        one.Desc = &o;
-        H_STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(exec_table, 1, &one));
+    for (uint32_t i = 0; i < output_count; ++i) {
+        bb[i] = h_buffer_binding(outputs[i].buffer, outputs[i].offset, outputs[i].size);
+        bd[i].Type = DML_BINDING_TYPE_BUFFER;
+        bd[i].Desc = &bb[i];
     }
+    H_STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(exec_table, output_count, bd));
     if (persistent) {
         DML_BUFFER_BINDING p = h_buffer_binding(persistent, 0, ep.PersistentResourceSize);
         DML_BINDING_DESC one;
@@ -262,9 +269,10 @@ DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION
     }
     H_STEP("dmlCommandRecorderRecordDispatch",
            dmlCommandRecorderRecordDispatch(h->recorder, h->queue, compiled, exec_table));
-    if (dst)
-        H_STEP("dmlCommandQueueReadBuffer",
-               dmlCommandQueueReadBuffer(h->queue, output->buffer, 0, dst, dst_size));
+    for (uint32_t i = 0; i < output_count; ++i)
+        if (dsts[i])
+            H_STEP("dmlCommandQueueReadBuffer",
+                   dmlCommandQueueReadBuffer(h->queue, outputs[i].buffer, 0, dsts[i], dst_sizes[i]));
     H_STEP("dmlCommandQueueSynchronize", dmlCommandQueueSynchronize(h->queue));
 
 done:

@@ -73,6 +73,13 @@ DML_RESULT run_operator(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION
                         uint32_t input_count, const h_bind* inputs, const h_bind* output,
                         void* dst, uint64_t dst_size);
 
+/* run_operator for an operator with several outputs (SPLIT): output i's
+ * buffer bytes [0, dst_sizes[i]) are read into dsts[i] (when not NULL). At
+ * most 16 inputs and 16 outputs. */
+DML_RESULT run_operator_outputs(harness* h, const DML_OPERATOR_DESC* desc, DML_EXECUTION_FLAGS flags,
+                                uint32_t input_count, const h_bind* inputs, uint32_t output_count,
+                                const h_bind* outputs, void* const* dsts, const uint64_t* dst_sizes);
+
 /* ck_assert that r == expected, printing the names and the last error message. */
 #define h_assert_result(r, expected)                                                       \
     do {                                                                                   \

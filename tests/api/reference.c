@@ -242,3 +242,40 @@ void ref_output_mask(const ref_view* output, uint8_t* mask)
         memset(mask + ref_offset(output, c), 1, output->elem_size);
     } while (ref_next(output, c));
 }
+
+/* Which part holds whole-coordinate `position` on the axis, and where in it. */
+static uint32_t ref_part_of(const ref_view* parts, uint32_t count, uint32_t axis, uint64_t position,
+                            uint64_t* within)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        if (position < parts[k].sizes[axis]) {
+            *within = position;
+            return k;
+        }
+        position -= parts[k].sizes[axis];
+    }
+    ref_fail("join/split position past the parts");
+    return 0;
+}
+
+void ref_join(const ref_view* inputs, uint32_t count, const ref_view* output, uint32_t axis)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        memcpy(ic, c, sizeof ic);
+        uint32_t k = ref_part_of(inputs, count, axis, c[axis], &ic[axis]);
+        ref_copy(&inputs[k], ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_split(const ref_view* input, const ref_view* outputs, uint32_t count, uint32_t axis)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t oc[REF_MAX_RANK];
+    do {
+        memcpy(oc, c, sizeof oc);
+        uint32_t k = ref_part_of(outputs, count, axis, c[axis], &oc[axis]);
+        ref_copy(input, c, &outputs[k], oc);
+    } while (ref_next(input, c));
+}

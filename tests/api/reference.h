@@ -67,4 +67,10 @@ void ref_space_to_depth(const ref_view* input, const ref_view* output, uint32_t 
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);
 
+/* JOIN: the inputs side by side along axis (input k from the sum of the
+ * earlier inputs' axis sizes); SPLIT: its mirror, the input cut into the
+ * outputs. */
+void ref_join(const ref_view* inputs, uint32_t count, const ref_view* output, uint32_t axis);
+void ref_split(const ref_view* input, const ref_view* outputs, uint32_t count, uint32_t axis);
+
 #endif
