@@ -315,6 +315,33 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     return DML_S_OK;
 }
 
+/* GATHER groups (JOIN's and SPLIT's parts) run as one parallel region;
+ * anything else plan by plan. */
+static DML_RESULT cpu_queue_execute_group(void* queue_state, const dml_plan* const* plans,
+    const void* const* compiled_states, const dml_plan_args* args, uint32_t count)
+{
+    int gathers = 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t e = plans[i]->element_size;
+        gathers = gathers && plans[i]->kind == DML_PLAN_GATHER && plans[i]->rank >= 1 &&
+            plans[i]->rank <= DML_PLAN_MAX_RANK && (e == 1 || e == 2 || e == 4 || e == 8);
+    }
+#ifdef DML_FAULT_INJECTION
+    gathers = 0; /* every plan stays one injection point */
+#endif
+    if (!gathers) {
+        for (uint32_t i = 0; i < count; ++i) {
+            DML_RESULT r = cpu_queue_execute(queue_state, plans[i], compiled_states[i], &args[i]);
+            if (r < 0)
+                return r;
+        }
+        return DML_S_OK;
+    }
+    cpu_device* device = ((cpu_queue*)queue_state)->device;
+    dml_cpu_execute_group(device->pool, &device->cost, atomic_load(&device->thread_limit), plans, args, count);
+    return DML_S_OK;
+}
+
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
@@ -330,5 +357,6 @@ const dml_backend dml_cpu_backend = {
     .queue_copy = cpu_queue_copy,
     .queue_synchronize = cpu_queue_synchronize,
     .queue_execute = cpu_queue_execute,
+    .queue_execute_group = cpu_queue_execute_group,
     .set_thread_limit = cpu_set_thread_limit,
 };

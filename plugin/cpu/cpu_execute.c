@@ -760,3 +760,52 @@ unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     cpu_pool_run(pool, execute_chunk, &s, (unsigned)((units + s.chunk - 1) / s.chunk));
     return threads;
 }
+
+typedef struct group_split {
+    const dml_plan* const* plans;
+    const dml_plan_args* args;
+    uint32_t count;
+    uint64_t total, chunk; /* flat elements of all plans, and per task */
+} group_split;
+
+/* Task t covers [t * chunk, (t + 1) * chunk) of the plans laid end to end:
+ * the tail of one plan and the heads of the next. */
+static void execute_group_chunk(void* context, unsigned task)
+{
+    const group_split* g = context;
+    const uint64_t begin = (uint64_t)task * g->chunk;
+    const uint64_t end = g->total - begin < g->chunk ? g->total : begin + g->chunk;
+    uint64_t base = 0; /* where plan i starts */
+    for (uint32_t i = 0; i < g->count && base < end; ++i) {
+        const uint64_t n = g->plans[i]->element_count;
+        if (base + n > begin) {
+            const uint64_t lo = begin > base ? begin - base : 0;
+            const uint64_t hi = end - base < n ? end - base : n;
+            dml_cpu_execute_range(g->plans[i], &g->args[i], lo, hi);
+        }
+        base += n;
+    }
+}
+
+unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* const* plans, const dml_plan_args* args, uint32_t count)
+{
+    group_split g = { plans, args, count, 0, 0 };
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < count; ++i) { /* each plan's bytes fit its bound output: the sums cannot wrap */
+        g.total += plans[i]->element_count;
+        bytes += plans[i]->element_count * plans[i]->element_size;
+    }
+    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
+    const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
+    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available);
+    g.chunk = (g.total + threads - 1) / threads;
+    g.chunk = (g.chunk + 63) / 64 * 64; /* whole cache lines */
+    if (threads < 2 || g.chunk >= g.total) {
+        g.chunk = g.total ? g.total : 1;
+        execute_group_chunk(&g, 0);
+        return 1;
+    }
+    cpu_pool_run(pool, execute_group_chunk, &g, (unsigned)((g.total + g.chunk - 1) / g.chunk));
+    return threads;
+}

@@ -40,4 +40,11 @@ unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_t
 unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args);
 
+/* Executes count independent GATHER plans (args[i] for plans[i]) as one
+ * job: their flat index spaces laid end to end and split across
+ * dml_cpu_execute_threads of the total, so many small plans (JOIN's parts)
+ * share one parallel region. Returns the threads used. Never allocates. */
+unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* const* plans, const dml_plan_args* args, uint32_t count);
+
 #endif /* DML_CPU_EXECUTE_H */

@@ -21,6 +21,9 @@ typedef enum dml_copy_kind {
     DML_COPY_DEVICE_TO_DEVICE = 2, /* ordered on the queue, may still run when it returns */
 } dml_copy_kind;
 
+/* The most plans one queue_execute_group call takes. */
+#define DML_BACKEND_GROUP_MAX 64u
+
 typedef struct dml_backend {
     const char* name; /* "cpu", "cuda" */
     /* The plan kinds queue_execute runs (DML_PLAN_KIND_BIT of each): the
@@ -59,6 +62,14 @@ typedef struct dml_backend {
      * allocation, no synchronisation on this path. */
     DML_RESULT (*queue_execute)(void* queue_state, const dml_plan* plan, const void* compiled_state,
         const dml_plan_args* args);
+
+    /* Optional (NULL: queue_execute each): enqueues count >= 2 plans that
+     * may run concurrently, as one unit of work (the CPU: one parallel
+     * region; JOIN's and SPLIT's parts). They write disjoint elements and
+     * none reads what another writes. The core passes at most
+     * DML_BACKEND_GROUP_MAX at a time. Same rules as queue_execute. */
+    DML_RESULT (*queue_execute_group)(void* queue_state, const dml_plan* const* plans,
+        const void* const* compiled_states, const dml_plan_args* args, uint32_t count);
 
     /* Optional (NULL: the backend uses no host threads for dispatches, the
      * call gives DML_E_NOTIMPL): caps the threads one device's dispatches

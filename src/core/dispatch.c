@@ -97,15 +97,31 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
             (r = check_source(device, compiled, table, step->lengths, call)) < 0)
             return r;
     }
-    for (uint32_t k = 0; k < compiled->step_count; ++k) {
-        const dml_step* step = &compiled->steps[k];
-        dml_plan_args args;
-        args.input = resolve(compiled, table, step->input, &args.input_bytes);
-        args.lengths = resolve(compiled, table, step->lengths, &args.lengths_bytes);
-        args.output = (void*)resolve(compiled, table, step->output, &args.output_bytes);
-        DML_RESULT r = device->backend->queue_execute(queue->state, &step->plan, step->backend_state, &args);
+    const dml_backend* backend = device->backend;
+    for (uint32_t k = 0; k < compiled->step_count;) {
+        /* The run of steps marked with_previous after step k (up to the
+         * backend's group size) goes as one group when the backend takes
+         * groups; else each alone. */
+        uint32_t n = 1;
+        while (backend->queue_execute_group && n < DML_BACKEND_GROUP_MAX && k + n < compiled->step_count &&
+            compiled->steps[k + n].with_previous)
+            ++n;
+        const dml_plan* plans[DML_BACKEND_GROUP_MAX];
+        const void* states[DML_BACKEND_GROUP_MAX];
+        dml_plan_args args[DML_BACKEND_GROUP_MAX];
+        for (uint32_t g = 0; g < n; ++g) {
+            const dml_step* step = &compiled->steps[k + g];
+            plans[g] = &step->plan;
+            states[g] = step->backend_state;
+            args[g].input = resolve(compiled, table, step->input, &args[g].input_bytes);
+            args[g].lengths = resolve(compiled, table, step->lengths, &args[g].lengths_bytes);
+            args[g].output = (void*)resolve(compiled, table, step->output, &args[g].output_bytes);
+        }
+        DML_RESULT r = n > 1 ? backend->queue_execute_group(queue->state, plans, states, args, n)
+                             : backend->queue_execute(queue->state, plans[0], states[0], &args[0]);
         if (r < 0)
             return dml_device_remove(device, r);
+        k += n;
     }
     return DML_S_OK;
 }

@@ -508,7 +508,7 @@ static uint64_t copy_steps(const node* n, uint32_t output, dml_source target, dm
         if (p->output != output)
             continue;
         if (step)
-            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target };
+            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target, false };
         copied++;
     }
     return copied;
@@ -529,14 +529,20 @@ static uint64_t emit_output(const compiler* c, const node* n, uint32_t output, d
     return emitted;
 }
 
-/* Every materialised output's steps, in dependency order. */
+/* Every materialised output's steps, in dependency order. The steps of one
+ * node are independent of each other (ops/op.h: they write disjoint parts of
+ * its outputs and read only its inputs), so each after the node's first is
+ * marked with_previous. */
 static uint64_t emit_steps(const compiler* c, dml_step* step)
 {
     uint64_t count = 0;
     for (uint32_t k = 0; k < c->desc->NodeCount; ++k) {
         const node* n = &c->nodes[c->order[k]];
+        const uint64_t first = count;
         for (uint32_t j = 0; j < n->op->output_count; ++j)
             count += emit_output(c, n, j, step ? step + count : NULL);
+        for (uint64_t s = first + 1; step && s < count; ++s)
+            step[s].with_previous = true;
     }
     return count;
 }

@@ -83,6 +83,10 @@ typedef struct dml_step {
     dml_plan plan;
     void* backend_state; /* the backend's compile of the plan, or NULL */
     dml_source input, lengths, output;
+    /* Emitted for the same graph node as the previous step: the two neither
+     * write the same element nor read what the other writes, so a backend
+     * may run them as one unit (dml_backend.queue_execute_group). */
+    bool with_previous;
 } dml_step;
 
 /* A compiled operator (a one-node graph) or a compiled graph: binding slots

@@ -355,6 +355,41 @@ START_TEST(test_every_split_point)
 }
 END_TEST
 
+/* Independent gathers run as one job (JOIN's parts): each plan's output must
+ * match its reference whatever the thread count and wherever the chunks cut
+ * across plans, sentinels included. */
+START_TEST(test_group_of_plans)
+{
+    rng r = { 6100 };
+    cpu_pool* pool = cpu_pool_create(4);
+    for (int round = 0; round < 40; round++) {
+        enum { MAX_GROUP = 7 };
+        test_case t[MAX_GROUP];
+        const dml_plan* plans[MAX_GROUP];
+        dml_plan_args args[MAX_GROUP];
+        const uint32_t count = (uint32_t)rng_range(&r, 1, MAX_GROUP);
+        for (uint32_t i = 0; i < count; i++) {
+            case_spec spec = { .kind = DML_PLAN_GATHER, .rank = (uint32_t)rng_range(&r, 1, 4),
+                .element_size = element_sizes[rng_range(&r, 0, 3)], .max_elements = (uint64_t)rng_range(&r, 1, 3000),
+                .in_layout = in_layouts[rng_range(&r, 0, COUNT(in_layouts) - 1)],
+                .out_layout = out_layouts[rng_range(&r, 0, COUNT(out_layouts) - 1)], .axis = -1 };
+            case_make(&t[i], &r, &spec);
+            case_reset_output(&t[i]);
+            plans[i] = &t[i].plan;
+            args[i] = case_args(&t[i]);
+        }
+        const unsigned threads = (unsigned)rng_range(&r, 1, 16);
+        dml_cpu_execute_group(pool, &split_always, threads, plans, args, count);
+        for (uint32_t i = 0; i < count; i++) {
+            const char* diff = case_compare(&t[i]);
+            ck_assert_msg(diff[0] == 0, "round %d, plan %u of %u, %u threads: %s", round, i, count, threads, diff);
+            case_free(&t[i]);
+        }
+    }
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 /* Transposing gathers (rows far apart in the input, neighbour rows close)
  * take the tiled path: row groups, runs that wrap, cuts at every point. */
 START_TEST(test_transpose_tiles)
@@ -1077,6 +1112,7 @@ static Suite* cpu_execute_suite(void)
     TCase* threads = tcase_create("threads");
     tcase_set_timeout(threads, 300);
     tcase_add_test(threads, test_pool_runs_every_task_once);
+    tcase_add_test(threads, test_group_of_plans);
     tcase_add_test(threads, test_threaded_large_plans);
     tcase_add_test(threads, test_split_follows_cost_model);
     tcase_add_test(threads, test_concurrent_dispatch);

@@ -65,7 +65,10 @@ typedef struct dml_op_step {
     dml_operand input, lengths, output;
 } dml_op_step;
 
-/* The steps an operator lowers to, in execution order. */
+/* The steps an operator lowers to, in execution order. They are
+ * independent: each writes its own elements of the operator's outputs and
+ * reads only its inputs, so a backend may run them concurrently
+ * (dml_backend.queue_execute_group). */
 typedef struct dml_lowering {
     char call[96]; /* the compiling call and operator, for messages: "dmlDeviceCompileGraph(TILE)" */
     dml_op_step* steps;
