@@ -2,7 +2,8 @@
  * fuzz_graph.c — libFuzzer target: bytes -> DML_GRAPH_DESC -> the whole API.
  *
  * The input is decoded into up to 9 nodes (ELEMENT_WISE_IDENTITY with or
- * without ScaleBias, SLICE1, REVERSE_SUBSEQUENCES over small tensors whose
+ * without ScaleBias, SLICE1, REVERSE_SUBSEQUENCES, TILE, JOIN with a second
+ * graph input over small tensors whose
  * input views may reshape or transpose what they read) and input, output and
  * intermediate edges whose indices, types and counts are mostly those of a
  * valid chain-or-DAG and sometimes anything (out of range, duplicated,
@@ -88,13 +89,16 @@ static void tensor_set(tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, cons
 }
 
 typedef struct node {
-    tensor in, out, len;
-    uint32_t offsets[4], window[4];
+    tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, or JOIN's second input */
+    uint32_t offsets[4], window[4], repeats[4];
     int32_t strides[4];
     DML_SCALE_BIAS sb;
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
     DML_SLICE1_OPERATOR_DESC s1;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs;
+    DML_TILE_OPERATOR_DESC tile;
+    DML_TENSOR_DESC join_inputs[2];
+    DML_JOIN_OPERATOR_DESC join;
     DML_OPERATOR_DESC od;
     DMLOperator op[2]; /* per backend */
     uint32_t inputs;
@@ -144,8 +148,16 @@ static void make_node(reader* r, node* n, const tensor* source)
         strides[1] = sizes[0];
     }
     tensor_set(&n->in, TYPES[t], rank, sizes, transpose ? strides : NULL, TYPE_SIZES[t]);
-    uint32_t kind = below(r, 3), out_sizes[4];
+    uint32_t kind = below(r, 5), out_sizes[4];
     memcpy(out_sizes, sizes, sizeof out_sizes);
+    uint32_t join_axis = below(r, rank);
+    if (kind == 3)
+        for (uint32_t i = 0; i < rank; ++i) {
+            n->repeats[i] = 1 + below(r, 2);
+            out_sizes[i] *= n->repeats[i];
+        }
+    if (kind == 4)
+        out_sizes[join_axis] *= 2;
     if (kind == 1)
         for (uint32_t i = 0; i < rank; ++i) {
             n->window[i] = 1 + below(r, sizes[i]);
@@ -163,6 +175,17 @@ static void make_node(reader* r, node* n, const tensor* source)
         n->s1 = (DML_SLICE1_OPERATOR_DESC){ &n->in.desc, &n->out.desc, rank, n->offsets, n->window, n->strides };
         n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &n->s1 };
         n->inputs = 1;
+    } else if (kind == 3) {
+        n->tile = (DML_TILE_OPERATOR_DESC){ &n->in.desc, &n->out.desc, rank, n->repeats };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_TILE, &n->tile };
+        n->inputs = 1;
+    } else if (kind == 4) { /* the source joined with a packed graph input of its shape */
+        tensor_set(&n->len, TYPES[t], rank, sizes, NULL, TYPE_SIZES[t]);
+        n->join_inputs[0] = n->in.desc;
+        n->join_inputs[1] = n->len.desc;
+        n->join = (DML_JOIN_OPERATOR_DESC){ 2, n->join_inputs, &n->out.desc, join_axis };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_JOIN, &n->join };
+        n->inputs = 2;
     } else {
         uint32_t axis = below(r, rank), len_sizes[4];
         memcpy(len_sizes, sizes, sizeof len_sizes);
