@@ -588,6 +588,116 @@ START_TEST(huge_pads_compile)
 }
 END_TEST
 
+/* ---- graphs -------------------------------------------------------------- */
+
+/* Runs a compiled graph of one input and one output (its temporary resource
+ * bound when it has one); returns whether it had one. */
+static int run_graph(DMLCompiledOperator co, const void* x, uint64_t x_bytes, void* y, uint64_t y_bytes)
+{
+    DML_BINDING_PROPERTIES p = dmlDispatchableGetBindingProperties(co);
+    ck_assert_uint_eq(p.PersistentResourceSize, 0);
+    DMLBuffer bx = h_buffer(&H, x_bytes, x), by = h_buffer(&H, y_bytes, NULL), bt = NULL;
+    DMLBindingTable table = NULL;
+    DML_BINDING_TABLE_DESC td = { co };
+    h_assert_ok(dmlDeviceCreateBindingTable(H.device, &td, &table));
+    DML_BUFFER_BINDING xb = { bx, 0, x_bytes }, yb = { by, 0, y_bytes }, tb;
+    DML_BINDING_DESC xd = { DML_BINDING_TYPE_BUFFER, &xb }, yd = { DML_BINDING_TYPE_BUFFER, &yb };
+    h_assert_ok(dmlBindingTableBindInputs(table, 1, &xd));
+    h_assert_ok(dmlBindingTableBindOutputs(table, 1, &yd));
+    if (p.TemporaryResourceSize) {
+        bt = h_buffer(&H, p.TemporaryResourceSize, NULL);
+        tb = (DML_BUFFER_BINDING){ bt, 0, p.TemporaryResourceSize };
+        DML_BINDING_DESC t = { DML_BINDING_TYPE_BUFFER, &tb };
+        h_assert_ok(dmlBindingTableBindTemporaryResource(table, &t));
+    }
+    h_assert_ok(dmlCommandRecorderRecordDispatch(H.recorder, H.queue, co, table));
+    h_assert_ok(dmlCommandQueueSynchronize(H.queue));
+    h_read(&H, by, 0, y, y_bytes);
+    dmlRelease(table);
+    dmlRelease(bx);
+    dmlRelease(by);
+    dmlRelease(bt);
+    return p.TemporaryResourceSize != 0;
+}
+
+/* Two nodes, x -> first -> second -> y, compiled as a graph. */
+static DMLCompiledOperator compile_chain(const DML_OPERATOR_DESC* first, const DML_OPERATOR_DESC* second)
+{
+    DMLOperator ops[2];
+    h_assert_ok(dmlDeviceCreateOperator(H.device, first, &ops[0]));
+    h_assert_ok(dmlDeviceCreateOperator(H.device, second, &ops[1]));
+    DML_OPERATOR_GRAPH_NODE_DESC on[2] = { { ops[0], "first" }, { ops[1], "second" } };
+    DML_GRAPH_NODE_DESC nodes[2] = { { DML_GRAPH_NODE_TYPE_OPERATOR, &on[0] }, { DML_GRAPH_NODE_TYPE_OPERATOR, &on[1] } };
+    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 0, 0, NULL };
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC m0 = { 0, 0, 1, 0, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { 1, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC ie = { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, me = { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m0 },
+                        oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
+    DML_GRAPH_DESC gd = { 1, 1, 2, nodes, 1, &ie, 1, &oe, 1, &me };
+    DMLCompiledOperator co = NULL;
+    h_assert_ok(dmlDeviceCompileGraph(H.device, &gd, DML_EXECUTION_FLAG_NONE, &co));
+    dmlRelease(ops[0]);
+    dmlRelease(ops[1]);
+    return co;
+}
+
+/* x {4, 5} int16 -> IDENTITY reading it transposed {5, 4} -> PADDING
+ * (REFLECTION, start {1, 2}, end {2, 1}) -> y {8, 7}; and the reverse order,
+ * PADDING then a transpose. A PAD plan composes with no gather (its fold is
+ * not affine): the intermediate is materialised, the result exact. */
+START_TEST(graphs_with_padding)
+{
+    static const uint32_t x_sizes[2] = { 4, 5 }, t_sizes[2] = { 5, 4 }, t_strides[2] = { 1, 5 };
+    static const uint32_t y_sizes[2] = { 8, 7 }, start[2] = { 1, 2 }, end[2] = { 2, 1 };
+    int16_t x[20], got[56], want[56];
+    for (int i = 0; i < 20; ++i)
+        x[i] = (int16_t)(11 * i - 40);
+    h_tensor xt, mid_out, mid_in, y;
+    h_tensor_init(&xt, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, t_strides);
+    h_tensor_init(&mid_out, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, NULL);
+    h_tensor_init(&mid_in, DML_TENSOR_DATA_TYPE_INT16, 2, t_sizes, NULL);
+    h_tensor_init(&y, DML_TENSOR_DATA_TYPE_INT16, 2, y_sizes, NULL);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &xt.desc, &mid_out.desc, NULL };
+    DML_PADDING_OPERATOR_DESC pad = { &mid_in.desc, &y.desc, DML_PADDING_MODE_REFLECTION, 0.0f, 2, start, end };
+    DML_OPERATOR_DESC od_id = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id }, od_pad = { DML_OPERATOR_PADDING, &pad };
+    /* t[i][j] = x[j][i]; the reference pads t. */
+    int16_t t[20];
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 4; ++j)
+            t[i * 4 + j] = x[j * 5 + i];
+    ref_view vt = { 2, 2, t_sizes, NULL, (uint8_t*)t, sizeof t };
+    ref_view vy = { 2, 2, y_sizes, NULL, (uint8_t*)want, sizeof want };
+    int16_t zero = 0;
+    ref_padding(&vt, &vy, DML_PADDING_MODE_REFLECTION, &zero, start);
+    DMLCompiledOperator co = compile_chain(&od_id, &od_pad);
+    ck_assert_msg(run_graph(co, x, sizeof x, got, sizeof got), "transpose -> PADDING fused (no intermediate)");
+    ck_assert_mem_eq(got, want, sizeof got);
+    dmlRelease(co);
+
+    /* PADDING of x {4, 5} (start {2, 1}, end {1, 2}) -> {7, 8}, then read transposed into {8, 7}. */
+    static const uint32_t p_sizes[2] = { 7, 8 }, p_start[2] = { 2, 1 }, p_end[2] = { 1, 2 }, pt_strides[2] = { 1, 8 };
+    h_tensor xin, pout, tin, tout;
+    h_tensor_init(&xin, DML_TENSOR_DATA_TYPE_INT16, 2, x_sizes, NULL);
+    h_tensor_init(&pout, DML_TENSOR_DATA_TYPE_INT16, 2, p_sizes, NULL);
+    h_tensor_init(&tin, DML_TENSOR_DATA_TYPE_INT16, 2, y_sizes, pt_strides);
+    h_tensor_init(&tout, DML_TENSOR_DATA_TYPE_INT16, 2, y_sizes, NULL);
+    DML_PADDING_OPERATOR_DESC pad2 = { &xin.desc, &pout.desc, DML_PADDING_MODE_SYMMETRIC, 0.0f, 2, p_start, p_end };
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id2 = { &tin.desc, &tout.desc, NULL };
+    DML_OPERATOR_DESC od_pad2 = { DML_OPERATOR_PADDING, &pad2 }, od_id2 = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id2 };
+    int16_t padded[56];
+    ref_view vx = { 2, 2, x_sizes, NULL, (uint8_t*)x, sizeof x };
+    ref_view vp = { 2, 2, p_sizes, NULL, (uint8_t*)padded, sizeof padded };
+    ref_padding(&vx, &vp, DML_PADDING_MODE_SYMMETRIC, &zero, p_start);
+    for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 7; ++b)
+            want[a * 7 + b] = padded[b * 8 + a];
+    co = compile_chain(&od_pad2, &od_id2);
+    ck_assert_msg(run_graph(co, x, sizeof x, got, sizeof got), "PADDING -> transpose fused (no intermediate)");
+    ck_assert_mem_eq(got, want, sizeof got);
+    dmlRelease(co);
+}
+END_TEST
+
 static Suite* padding_suite(void)
 {
     Suite* s = suite_create("padding");
@@ -602,6 +712,7 @@ static Suite* padding_suite(void)
     tcase_add_loop_test(t, validation_rules, 0, 2);
     tcase_add_test(t, validation_padding1_value_type);
     tcase_add_test(t, huge_pads_compile);
+    tcase_add_test(t, graphs_with_padding);
     suite_add_tcase(s, t);
     return s;
 }
