@@ -10,7 +10,9 @@
  *   dmlcoalesce [--csv] [--bytes N] [--row-bytes N] [--sm N]
  *
  * Cases: SLICE1, SLICE and REVERSE_SUBSEQUENCES x element size 1, 2, 4, 8 x
- * the patterns of gather_cases.h (those that apply to the operator), each with
+ * the patterns of gather_cases.h (those that apply to the operator); then
+ * PADDING (its own kernel, pad.cu) x element size x NCHW {2, 4, H, W}
+ * padded by 1 and by 2 on H and W x each mode (pattern "<mode>-hw<pad>"); each with
  * an output of about --bytes (default 256 KiB) in rows of --row-bytes
  * (default 1024), buffers 64-byte aligned, random sequence lengths from a
  * fixed seed, for a GPU of --sm multiprocessors (default 132, an H100 SXM).
@@ -34,6 +36,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/ops/op.h" /* dml_plan_from_desc */
 #include "emulator.h"
 #include "gather_cases.h"
 #include "launch.h"
@@ -68,6 +71,68 @@ _Noreturn static void bad_usage(const char* what, const char* arg)
     fprintf(stderr, "dmlcoalesce: %s '%s' (try --help)\n", what, arg);
     usage(stderr);
     exit(2);
+}
+
+/* PADDING rows: NCHW {2, 4, H, W} of `e`-byte elements padded by `pad` on H
+ * and W, W chosen so an input row is about row_bytes and H so the output is
+ * about `bytes`, in each mode. Returns 0, or 1 on a failure (printed). */
+static int padding_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count, uint32_t e, uint32_t pad,
+    uint32_t mode)
+{
+    static const char* const modes[4] = { "constant", "edge", "reflection", "symmetric" };
+    static const DML_TENSOR_DATA_TYPE types[9] = { [1] = DML_TENSOR_DATA_TYPE_UINT8, [2] = DML_TENSOR_DATA_TYPE_UINT16,
+        [4] = DML_TENSOR_DATA_TYPE_FLOAT32, [8] = DML_TENSOR_DATA_TYPE_FLOAT64 };
+    uint32_t w = row_bytes / e > 2 ? row_bytes / e : 2;
+    uint64_t h64 = bytes / (8ull * (w + 2 * pad) * e);
+    uint32_t h = h64 > 2 ? (uint32_t)h64 - 2 * pad : 2;
+    const uint32_t in_sizes[4] = { 2, 4, h, w }, out_sizes[4] = { 2, 4, h + 2 * pad, w + 2 * pad };
+    const uint32_t start[4] = { 0, 0, pad, pad };
+    DML_BUFFER_TENSOR_DESC ib = { types[e], DML_TENSOR_FLAG_NONE, 4, in_sizes, NULL, 8ull * h * w * e, 0 };
+    DML_BUFFER_TENSOR_DESC ob = { types[e], DML_TENSOR_FLAG_NONE, 4, out_sizes, NULL,
+        8ull * out_sizes[2] * out_sizes[3] * e, 0 };
+    DML_TENSOR_DESC it = { DML_TENSOR_TYPE_BUFFER, &ib }, ot = { DML_TENSOR_TYPE_BUFFER, &ob };
+    DML_PADDING_OPERATOR_DESC d = { &it, &ot, (DML_PADDING_MODE)mode, 0.0f, 4, start, start };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_PADDING, &d };
+    dml_plan plan;
+    if (dml_plan_from_desc(&od, &plan) < 0) {
+        fprintf(stderr, "dmlcoalesce: PADDING %s: %s\n", modes[mode], dml_error_last());
+        return 1;
+    }
+    const uint64_t in_bytes = ib.TotalTensorSizeInBytes, out_bytes = ob.TotalTensorSizeInBytes;
+    unsigned char* in = aligned_alloc(64, (in_bytes + 63) / 64 * 64);
+    unsigned char* out = aligned_alloc(64, (out_bytes + 63) / 64 * 64);
+    if (!in || !out) {
+        free(in);
+        free(out);
+        fprintf(stderr, "dmlcoalesce: out of memory\n");
+        return 1;
+    }
+    memset(in, 0x5A, in_bytes);
+    dml_plan_args args = { in, NULL, out, in_bytes, 0, out_bytes };
+    dml_cuda_launch launch;
+    dml_cuda_prepare(&plan, &args, sm_count, &launch);
+    dml_coalescing stats;
+    int emulated = dml_cuda_emulate(&launch, &stats);
+    free(in);
+    free(out);
+    if (emulated < 0) {
+        fprintf(stderr, "dmlcoalesce: PADDING %s: %s\n", modes[mode],
+            emulated == DML_EMULATE_VIOLATION ? dml_cuda_emulator_violation() : "tracing ran out of memory");
+        return 1;
+    }
+    char pattern[32], what[64];
+    snprintf(pattern, sizeof pattern, "%s-hw%u", modes[mode], pad);
+    snprintf(what, sizeof what, "pad/%s %ux%u", launch.wide ? "64" : "32", launch.grid, launch.block);
+    const double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
+    if (csv)
+        printf("PADDING,%u,%s,%llu,pad,%s,%u,%u,%.4f,%.4f,%llu,%llu,0,,,,,%u,0,0,0,0\n", e, pattern,
+            (unsigned long long)out_bytes, launch.wide ? "64" : "32", launch.grid, launch.block, load, store,
+            (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests, launch.blocks_per_sm);
+    else
+        printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8u %6s\n", "PADDING", e, pattern,
+            (unsigned long long)out_bytes, what, load, store, (unsigned long long)stats.load_requests,
+            (unsigned long long)stats.store_requests, 0u, "-");
+    return 0;
 }
 
 int main(int argc, char** argv)
@@ -173,5 +238,10 @@ int main(int argc, char** argv)
             }
         }
     }
+    /* PADDING (DML_PLAN_PAD): NCHW padded on H and W by 1 and by 2, each mode. */
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+        for (uint32_t pad = 1; pad <= 2; ++pad)
+            for (uint32_t mode = 0; mode < 4; ++mode)
+                failures += padding_row(csv, bytes, row_bytes, sm_count, sizes[s], pad, mode);
     return failures ? 1 : 0;
 }

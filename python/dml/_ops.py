@@ -549,3 +549,87 @@ def space_to_depth(x, block_size, *, backend=None):
     runtime's to refuse (DmlError)."""
     return _depth_space("space_to_depth", OPERATOR_SPACE_TO_DEPTH1, x, block_size,
                         DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, backend)
+
+
+# ---- PADDING1 ----------------------------------------------------------------
+
+
+class _ScalarUnion(ctypes.Union):
+    # DML_SCALAR_UNION: 8 bytes, aligned as its double and 64-bit members
+    _fields_ = [("Bytes", ctypes.c_uint8 * 8), ("UInt64", ctypes.c_uint64), ("Float64", ctypes.c_double)]
+
+
+class _Padding1Desc(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)),
+                ("PaddingMode", ctypes.c_int), ("PaddingValueDataType", ctypes.c_int),
+                ("PaddingValue", _ScalarUnion), ("DimensionCount", ctypes.c_uint32),
+                ("StartPadding", ctypes.POINTER(ctypes.c_uint32)), ("EndPadding", ctypes.POINTER(ctypes.c_uint32))]
+
+
+OPERATOR_PADDING1 = 155
+PADDING_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3}
+
+
+def _pad_widths(pad_width, ndim):
+    """numpy.pad's pad_width: an integer, (before, after), ((before, after),)
+    or one pair per dimension, each broadcast to every dimension."""
+    def pairs(value):
+        if not hasattr(value, "__iter__"):
+            return [(value, value)]
+        items = list(value)
+        if items and not hasattr(items[0], "__iter__"):
+            return [tuple(items) * (2 // len(items))] if len(items) in (1, 2) else None
+        return [tuple(p) * (2 // len(p)) if len(p) in (1, 2) else None for p in (list(q) for q in items)]
+    widths = pairs(pad_width)
+    if widths is None or None in widths or len(widths) not in (1, ndim):
+        raise ValueError("dml.pad: pad_width %r does not broadcast to %d dimensions (numpy.pad's forms)"
+                         % (pad_width, ndim))
+    widths = widths * ndim if len(widths) == 1 else widths
+    flat = _check_ints("dml.pad: pad_width", [v for p in widths for v in p], 0, 0xFFFFFFFF)
+    return flat[0::2], flat[1::2]
+
+
+def _value_bytes(value, dtype):
+    """constant_values in the array's own element bytes (numpy's cast of a
+    scalar: floats truncate toward zero into integers, integers wrap)."""
+    import struct
+    code, bits = dtype[0], dtype[1]
+    if code == _dlpack.KDL_FLOAT:
+        return struct.pack({16: "<e", 32: "<f", 64: "<d"}[bits], float(value))
+    if code == _dlpack.KDL_COMPLEX:
+        c = complex(value)
+        return struct.pack("<ff" if bits == 64 else "<dd", c.real, c.imag)
+    if code == _dlpack.KDL_BOOL:
+        return bytes([1 if value else 0])
+    if code in (_dlpack.KDL_INT, _dlpack.KDL_UINT):
+        return (int(value) & ((1 << bits) - 1)).to_bytes(bits // 8, "little")
+    raise TypeError("dml.pad: constant_values for DLPack type code %d" % code)
+
+
+def pad(x, pad_width, mode="constant", constant_values=0, *, backend=None):
+    """DML_OPERATOR_PADDING1 with numpy.pad's convention: pad_width as numpy
+    takes it (an integer, a (before, after) pair, or one pair per dimension),
+    mode 'constant' (constant_values, a scalar, in x's type), 'edge',
+    'reflect' (mirrored without repeating the edge) or 'symmetric' (repeating
+    it). Pads larger than the input fold again, as numpy's do."""
+    if mode not in PADDING_MODES:
+        raise ValueError("dml.pad: mode %r; must be one of %s" % (mode, ", ".join(sorted(PADDING_MODES))))
+    if hasattr(constant_values, "__iter__"):
+        raise ValueError("dml.pad: constant_values must be a scalar (one value for every border)")
+    device, stream, view = _placement(x, backend)
+    if view.ndim == 0:
+        raise ValueError("dml.pad: a 0-dimensional array has nothing to pad")
+    before, after = _pad_widths(pad_width, view.ndim)
+    shape = [n + b + a for n, b, a in zip(view.shape, before, after)]
+    for i, n in enumerate(shape):
+        if n > 0xFFFFFFFF:
+            raise ValueError("dml.pad: dimension %d would have %d elements, more than 2^32 - 1" % (i, n))
+    data = _readable(device, stream, view)  # PADDING cannot walk backwards: negative strides get a packed copy
+    out = _Output(device, shape, data.type)
+    value = _ScalarUnion()
+    raw = _value_bytes(constant_values, view.dtype) if mode == "constant" else b""
+    ctypes.memmove(value.Bytes, raw, len(raw))
+    desc = _Padding1Desc(ctypes.pointer(data.tensor), ctypes.pointer(out.tensor), PADDING_MODES[mode], data.type,
+                         value, view.ndim, _u32_array(before), _u32_array(after))
+    _dispatch(device, stream, OPERATOR_PADDING1, desc, [data], [out])
+    return _result(x, device, out, view.dtype)

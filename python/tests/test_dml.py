@@ -231,6 +231,62 @@ class Operators(unittest.TestCase):
                 assert_same(self, got, want, "case %d %s %s %s reps %s on %s"
                             % (i, x.dtype, x.shape, x.strides, reps, backend))
 
+    def test_pad_documented_examples(self):
+        # DirectML's four PADDING examples: {1,1,4,4} padded by {1,2} before and {3,4} after H, W.
+        x = np.array([[[[1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 3, 4], [5, 6, 7, 8]]]], np.float32)
+        widths = ((0, 0), (0, 0), (1, 3), (2, 4))
+        reflect_row0 = [7, 6, 5, 6, 7, 8, 7, 6, 5, 6]
+        symmetric_row0 = [2, 1, 1, 2, 3, 4, 4, 3, 2, 1]
+        for backend in BACKENDS:
+            got = dml.pad(x, widths, constant_values=9, backend=backend)
+            self.assertEqual(got.shape, (1, 1, 8, 10))
+            self.assertEqual(got[0, 0, 0].tolist(), [9] * 10)
+            self.assertEqual(got[0, 0, 1].tolist(), [9, 9, 1, 2, 3, 4, 9, 9, 9, 9])
+            self.assertEqual(dml.pad(x, widths, "reflect", backend=backend)[0, 0, 0].tolist(), reflect_row0)
+            self.assertEqual(dml.pad(x, widths, "symmetric", backend=backend)[0, 0, 0].tolist(), symmetric_row0)
+            self.assertEqual(dml.pad(x, widths, "edge", backend=backend)[0, 0, 7].tolist(),
+                             [5, 5, 5, 6, 7, 8, 8, 8, 8, 8])
+
+    def test_pad_random(self):
+        """Against numpy.pad in every mode: pad_width in numpy's forms, pads
+        of 0, small and several times the input (numpy folds repeatedly too),
+        size-1 dimensions, views with negative, broadcast, padded strides."""
+        rng = np.random.default_rng(SEED + 11)
+        modes = ["constant", "edge", "reflect", "symmetric"]
+        for i in range(120):
+            shape = random_shape(rng, max_rank=4, max_elements=60)
+            dtype = DTYPES[(i * 5) % len(DTYPES)]
+            x = random_view(rng, shape, dtype)
+            mode = modes[i % 4]
+            widths = [(int(rng.choice([0, 1, 2, 3 * n + 1])), int(rng.choice([0, 1, n, 2 * n + 3])))
+                      for n in x.shape]
+            if i % 6 == 1 and x.ndim:
+                widths = widths[0]
+            elif i % 6 == 2:
+                widths = int(rng.integers(0, 4))
+            kwargs = {}
+            if mode == "constant" and i % 3:
+                kwargs["constant_values"] = 7 if dtype in (np.bool_,) else np.array(5.0).astype(dtype).item()
+            if x.ndim == 0:
+                continue
+            want = np.pad(x, widths, mode, **kwargs)
+            for backend in BACKENDS:
+                got = dml.pad(x, widths, mode, backend=backend, **kwargs)
+                assert_same(self, got, want, "case %d %s %s %s %s %s on %s"
+                            % (i, x.dtype, x.shape, x.strides, mode, widths, backend))
+
+    def test_pad_arguments(self):
+        x = np.arange(6, dtype=np.int16).reshape(2, 3)
+        for bad in [((1, 2, 3),), [(1, 1)] * 3, -1]:
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                dml.pad(x, bad)
+        with self.assertRaises(ValueError):
+            dml.pad(x, 1, "wrap")
+        with self.assertRaises(ValueError):
+            dml.pad(x, 1, constant_values=(1, 2))
+        np.testing.assert_array_equal(dml.pad(x, 1, constant_values=-3, backend="cpu"),
+                                      np.pad(x, 1, constant_values=-3))
+
     def test_tile_eight_dimensions(self):
         # 16 dimensions after splitting: the runtime runs several plans.
         big = np.arange(3**8, dtype=np.uint16).reshape([3] * 8)

@@ -8,6 +8,8 @@ typedef struct dim {
     uint64_t size;
     int64_t in_stride, out_stride, len_stride;
     bool is_axis;
+    int64_t pad_origin;  /* PAD: see dml_plan_builder_add_fold */
+    uint64_t pad_extent; /* PAD: 0 when not folded */
 } dim;
 
 /* Drops dimensions of size 1; a reversal axis of size 1 reverses nothing
@@ -17,7 +19,7 @@ static uint32_t drop_unit_dims(dim* dims, uint32_t rank, uint64_t axis_size)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < rank; ++i)
-        if (dims[i].size > 1 || (dims[i].is_axis && axis_size > 1))
+        if (dims[i].size > 1 || (dims[i].is_axis && axis_size > 1) || dims[i].pad_extent)
             dims[n++] = dims[i];
     return n;
 }
@@ -44,7 +46,8 @@ static bool continues(int64_t outer_stride, int64_t inner_stride, int64_t size)
 }
 
 /* Merges an outer dimension into the inner one next to it wherever every
- * tensor stays affine across both; never across the reversal axis. */
+ * tensor stays affine across both; never across the reversal axis nor a
+ * PAD fold. */
 static uint32_t merge_dims(dim* dims, uint32_t rank)
 {
     if (rank == 0)
@@ -56,7 +59,8 @@ static uint32_t merge_dims(dim* dims, uint32_t rank)
         dim* inner = &merged[n - 1];
         const dim* outer = &dims[k];
         int64_t s = (int64_t)inner->size;
-        if (!inner->is_axis && !outer->is_axis && continues(outer->in_stride, inner->in_stride, s) &&
+        if (!inner->is_axis && !outer->is_axis && !inner->pad_extent && !outer->pad_extent &&
+            continues(outer->in_stride, inner->in_stride, s) &&
             continues(outer->out_stride, inner->out_stride, s) && continues(outer->len_stride, inner->len_stride, s)) {
             inner->size *= outer->size;
         } else {
@@ -89,6 +93,18 @@ static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* stride
     return reach <= INT32_MAX;
 }
 
+/* Whether every unfolded PAD coordinate c + pad_origin fits in int32. */
+static bool pad_origins_fit_int32(const dml_plan* plan)
+{
+    for (uint32_t i = 0; i < plan->rank; ++i) {
+        int64_t first = plan->pad_origin[i], last;
+        if (__builtin_add_overflow(first, (int64_t)(plan->sizes[i] - 1), &last) || first < INT32_MIN ||
+            last > INT32_MAX)
+            return false;
+    }
+    return true;
+}
+
 /* Sorts, drops and merges dims[0..rank) into plan's dimensions; false when
  * more than DML_PLAN_MAX_RANK remain. plan's other fields are kept. */
 static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
@@ -111,6 +127,8 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
     memset(plan->in_strides, 0, sizeof plan->in_strides);
     memset(plan->out_strides, 0, sizeof plan->out_strides);
     memset(plan->len_strides, 0, sizeof plan->len_strides);
+    memset(plan->pad_origin, 0, sizeof plan->pad_origin);
+    memset(plan->pad_extent, 0, sizeof plan->pad_extent);
     plan->rank = rank;
     plan->element_count = 1;
     for (uint32_t i = 0; i < rank; ++i) {
@@ -118,11 +136,21 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
         plan->in_strides[i] = dims[i].in_stride;
         plan->out_strides[i] = dims[i].out_stride;
         plan->len_strides[i] = dims[i].len_stride;
+        plan->pad_origin[i] = dims[i].pad_origin;
+        plan->pad_extent[i] = dims[i].pad_extent;
         plan->element_count *= dims[i].size;
         if (dims[i].is_axis) {
             plan->kind = kind;
             plan->axis = (int32_t)i;
         }
+    }
+    bool folds = false; /* a PAD stays one only while a fold does: else it is a plain gather */
+    for (uint32_t i = 0; i < rank; ++i)
+        folds = folds || dims[i].pad_extent;
+    if (plan->kind == DML_PLAN_PAD && !folds) {
+        plan->kind = DML_PLAN_GATHER;
+        plan->pad_mode = 0;
+        memset(&plan->fill_start, 0, sizeof plan->fill_start);
     }
     if (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES) {
         memset(plan->len_strides, 0, sizeof plan->len_strides);
@@ -135,7 +163,11 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
     dml_plan reach = *plan;
     if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && plan->axis_size > reach.sizes[plan->axis])
         reach.sizes[plan->axis] = plan->axis_size;
-    plan->index32 = plan->element_count <= INT32_MAX &&
+    /* A PAD fold reads coordinates [0, pad_extent) of its dimension. */
+    for (uint32_t i = 0; i < rank; ++i)
+        if (plan->pad_extent[i])
+            reach.sizes[i] = plan->pad_extent[i];
+    plan->index32 = plan->element_count <= INT32_MAX && pad_origins_fit_int32(plan) &&
         fits_int32(&reach, plan->in_offset, plan->in_strides) &&
         fits_int32(plan, plan->out_offset, plan->out_strides) &&
         (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
@@ -149,7 +181,8 @@ void dml_plan_normalize(dml_plan* plan)
     uint32_t rank = plan->rank;
     for (uint32_t i = 0; i < rank; ++i)
         dims[i] = (dim){ plan->sizes[i], plan->in_strides[i], plan->out_strides[i], plan->len_strides[i],
-            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis };
+            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis, plan->pad_origin[i],
+            plan->pad_extent[i] };
     normalize_into(plan, dims, rank); /* merging never adds dimensions */
 }
 
@@ -170,6 +203,15 @@ bool dml_plan_builder_add(dml_plan_builder* builder, dml_plan_dim d)
     return true;
 }
 
+bool dml_plan_builder_add_fold(dml_plan_builder* builder, dml_plan_dim d, int64_t origin, uint64_t extent)
+{
+    if (!dml_plan_builder_add(builder, d))
+        return false;
+    builder->pad_origin[builder->rank - 1] = origin;
+    builder->pad_extent[builder->rank - 1] = extent;
+    return true;
+}
+
 void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size)
 {
     builder->axis = (int32_t)builder->rank - 1;
@@ -183,7 +225,8 @@ bool dml_plan_builder_finish(const dml_plan_builder* builder, dml_plan* plan)
     dim dims[DML_PLAN_WORK_RANK];
     for (uint32_t i = 0; i < builder->rank; ++i) {
         const dml_plan_dim* d = &builder->dims[i];
-        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis };
+        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis,
+            builder->pad_origin[i], builder->pad_extent[i] };
     }
     dml_plan result = builder->plan;
     if (!normalize_into(&result, dims, builder->rank))
@@ -197,7 +240,8 @@ static uint32_t merged_dims(const dml_plan_builder* builder, dim* dims)
 {
     for (uint32_t i = 0; i < builder->rank; ++i) {
         const dml_plan_dim* d = &builder->dims[i];
-        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis };
+        dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis,
+            builder->pad_origin[i], builder->pad_extent[i] };
     }
     uint32_t rank = drop_unit_dims(dims, builder->rank, builder->plan.axis_size);
     sort_by_output_stride(dims, rank);
@@ -213,8 +257,10 @@ static uint32_t peeled_dims(const dim* dims, uint32_t rank, uint32_t* peel)
         return 0;
     uint32_t count = rank - DML_PLAN_MAX_RANK, candidates = 0, order[DML_PLAN_WORK_RANK];
     for (uint32_t i = 0; i + 1 < rank; ++i)
-        if (!dims[i].is_axis)
+        if (!dims[i].is_axis && !dims[i].pad_extent)
             order[candidates++] = i;
+    if (count > candidates) /* only PAD folds left to peel: never described (dml_plan_builder_add_fold) */
+        count = candidates;
     for (uint32_t i = 1; i < candidates; ++i) /* stable, by size */
         for (uint32_t j = i; j > 0 && dims[order[j - 1]].size > dims[order[j]].size; --j) {
             uint32_t t = order[j];

@@ -28,6 +28,9 @@ typedef struct dml_plan_builder {
     uint32_t rank;
     int32_t axis;  /* REVERSE_SUBSEQUENCES: the reversal's index in dims; else -1 */
     dml_plan_dim dims[DML_PLAN_WORK_RANK];
+    /* PAD: dims[i]'s fold (dml_plan_builder_add_fold); pad_extent 0: none. */
+    int64_t pad_origin[DML_PLAN_WORK_RANK];
+    uint64_t pad_extent[DML_PLAN_WORK_RANK];
 } dml_plan_builder;
 
 /* An empty gather of the given kind (no dimensions: one element). */
@@ -36,6 +39,13 @@ void dml_plan_builder_init(dml_plan_builder* builder, dml_plan_kind kind, uint32
 /* Appends a dimension, outermost first; false when DML_PLAN_WORK_RANK are
  * already described. */
 bool dml_plan_builder_add(dml_plan_builder* builder, dml_plan_dim dim);
+
+/* PAD: appends a dimension whose input coordinate c + origin is folded
+ * into [0, extent) by the plan's pad_mode (plan.h), extent >= 1. Folded
+ * dimensions are never merged, dropped or peeled (a PAD plan is described
+ * with at most DML_PLAN_MAX_RANK dimensions); a PAD plan left with no fold
+ * is finished as a plain gather. */
+bool dml_plan_builder_add_fold(dml_plan_builder* builder, dml_plan_dim dim, int64_t origin, uint64_t extent);
 
 /* Marks the last dimension added as the reversal axis (REVERSE_SUBSEQUENCES). */
 void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size);

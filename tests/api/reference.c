@@ -184,6 +184,45 @@ void ref_tile(const ref_view* input, const ref_view* output)
     } while (ref_next(output, c));
 }
 
+/* j walked back into [0, n) one bounce at a time (-1: CONSTANT, outside). */
+static int64_t ref_pad_coordinate(int64_t j, int64_t n, uint32_t mode)
+{
+    if (mode == 0)
+        return j < 0 || j >= n ? -1 : j;
+    if (mode == 1)
+        return j < 0 ? 0 : j >= n ? n - 1 : j;
+    if (n == 1)
+        return 0;
+    while (j < 0 || j >= n) {
+        if (j < 0) /* the edge element is 0: REFLECTION skips it on the way back, SYMMETRIC repeats it */
+            j = mode == 2 ? -j : -j - 1;
+        else
+            j = mode == 2 ? 2 * (n - 1) - j : 2 * n - 1 - j;
+    }
+    return j;
+}
+
+void ref_padding(const ref_view* input, const ref_view* output, uint32_t mode, const void* value,
+                 const uint32_t* start)
+{
+    if (input->rank != output->rank || input->elem_size != output->elem_size)
+        ref_fail("padding ranks or element sizes differ");
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t ic[REF_MAX_RANK];
+    do {
+        int inside = 1;
+        for (uint32_t i = 0; i < output->rank; ++i) {
+            int64_t j = ref_pad_coordinate((int64_t)c[i] - (int64_t)start[i], input->sizes[i], mode);
+            inside = inside && j >= 0;
+            ic[i] = (uint64_t)(j < 0 ? 0 : j);
+        }
+        if (inside)
+            ref_copy(input, ic, output, c);
+        else
+            memcpy(output->base + ref_offset(output, c), value, output->elem_size);
+    } while (ref_next(output, c));
+}
+
 void ref_depth_to_space(const ref_view* input, const ref_view* output, uint32_t block, int crd)
 {
     if (input->rank != 4 || output->rank != 4)

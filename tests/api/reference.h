@@ -64,6 +64,15 @@ void ref_depth_to_space(const ref_view* input, const ref_view* output, uint32_t 
  *   = in[n, c, h*B+i, w*B+j] */
 void ref_space_to_depth(const ref_view* input, const ref_view* output, uint32_t block, int crd);
 
+/* PADDING / PADDING1: Output.Sizes = Input.Sizes + start + end. The output
+ * element at c reads the input at j = c - start on every dimension, where j
+ * outside [0, n) is walked back inside as the mode says: mode 1 (EDGE) stops
+ * at the edge, 2 (REFLECTION) bounces off the edge element (n = 1: stays),
+ * 3 (SYMMETRIC) bounces with the edge element repeated, as many times as it
+ * takes; mode 0 (CONSTANT) writes value (elem_size bytes) instead. */
+void ref_padding(const ref_view* input, const ref_view* output, uint32_t mode, const void* value,
+                 const uint32_t* start);
+
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);
 

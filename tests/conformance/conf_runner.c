@@ -257,6 +257,26 @@ DML_RESULT conf_tile(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_tile* 
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
 }
 
+DML_RESULT conf_pad(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_pad* m, const void* input, const void* value,
+                    void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, type, m->rank, m->input_sizes, NULL);
+    tensor_desc(&bo, &to, type, m->rank, m->output_sizes, NULL);
+    DML_SCALAR_UNION v;
+    memset(&v, 0, sizeof v);
+    if (value)
+        memcpy(v.Bytes, value, conf_elem_size(type));
+    DML_PADDING1_OPERATOR_DESC pd = { &ti, &to, m->mode, type, v, m->rank, m->start, m->end };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_PADDING1, &pd };
+    uint64_t in_bytes = count_of(m->rank, m->input_sizes) * conf_elem_size(type);
+    uint64_t out_bytes = count_of(m->rank, m->output_sizes) * conf_elem_size(type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}
+
 DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_depth_space* m,
                             const void* input, void* output)
 {

@@ -52,6 +52,11 @@ DML_RESULT conf_slice1(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_slic
 DML_RESULT conf_tile(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_tile* m, const void* input,
                      void* output);
 
+/* DML_PADDING1 for a mapped Pad (OTD_OK only): both tensors packed; value:
+ * the constant's element_size bytes (CONSTANT; NULL: zero). */
+DML_RESULT conf_pad(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_pad* m, const void* input, const void* value,
+                    void* output);
+
 /* DML_DEPTH_TO_SPACE1 / DML_SPACE_TO_DEPTH1 for a mapped DepthToSpace /
  * SpaceToDepth (OTD_OK only): both tensors packed. */
 DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_depth_space* m,

@@ -226,6 +226,61 @@ int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, con
     return OTD_OK;
 }
 
+int otd_map_pad(uint32_t rank, const int64_t* dims, uint64_t pads_count, const int64_t* pads, uint64_t axes_count,
+                const int64_t* axes, const char* mode, otd_pad* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int r = check_dims(rank, dims, out->input_sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    out->rank = rank;
+    if (!mode || !strcmp(mode, "constant"))
+        out->mode = DML_PADDING_MODE_CONSTANT;
+    else if (!strcmp(mode, "edge"))
+        out->mode = DML_PADDING_MODE_EDGE;
+    else if (!strcmp(mode, "reflect"))
+        out->mode = DML_PADDING_MODE_REFLECTION;
+    else if (!strcmp(mode, "wrap"))
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Pad: mode \"wrap\" has no DML_PADDING_MODE");
+    else
+        return fail(OTD_INVALID, err, errlen, "Pad: mode \"%s\"; must be constant, reflect, edge or wrap", mode);
+    const uint64_t n = axes ? axes_count : rank;
+    if (pads_count != 2 * n)
+        return fail(OTD_INVALID, err, errlen, "Pad: %llu pads for %llu axes; must be twice as many",
+                    (unsigned long long)pads_count, (unsigned long long)n);
+    int seen[DML_TENSOR_DIMENSION_COUNT_MAX1] = { 0 };
+    int64_t begin[DML_TENSOR_DIMENSION_COUNT_MAX1] = { 0 }, finish[DML_TENSOR_DIMENSION_COUNT_MAX1] = { 0 };
+    for (uint64_t k = 0; k < n; ++k) {
+        int64_t a = axes ? axes[k] : (int64_t)k;
+        if (a < -(int64_t)rank || a >= (int64_t)rank)
+            return fail(OTD_INVALID, err, errlen, "Pad: axis %lld outside a rank-%u input", (long long)a, rank);
+        if (a < 0)
+            a += rank;
+        if (seen[a]++)
+            return fail(OTD_INVALID, err, errlen, "Pad: axis %lld repeated", (long long)a);
+        begin[a] = pads[k];
+        finish[a] = pads[n + k];
+    }
+    int empty = 0;
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (begin[i] < 0 || finish[i] < 0)
+            return fail(OTD_UNREPRESENTABLE, err, errlen,
+                        "Pad: a negative pad on axis %u (ONNX crops; DirectML's PADDING only adds)", i);
+        if (begin[i] > (int64_t)UINT32_MAX || finish[i] > (int64_t)UINT32_MAX ||
+            dims[i] + begin[i] + finish[i] > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "Pad: axis %u padded beyond UINT32", i);
+        out->start[i] = (uint32_t)begin[i];
+        out->end[i] = (uint32_t)finish[i];
+        out->output_sizes[i] = (uint32_t)(dims[i] + begin[i] + finish[i]);
+        if (dims[i] == 0 && out->output_sizes[i] > 0)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "Pad: axis %u pads an empty input", i);
+        empty |= out->output_sizes[i] == 0;
+    }
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "Pad: the output has a zero dimension");
+    return OTD_OK;
+}
+
 int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_t blocksize, const char* mode,
                         otd_depth_space* out, char* err, size_t errlen)
 {

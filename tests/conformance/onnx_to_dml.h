@@ -44,6 +44,19 @@
  *        zero dimension gives OTD_EMPTY; an output dimension above UINT32
  *        gives OTD_UNREPRESENTABLE.
  *
+ *   Pad(data, pads[, constant_value[, axes]]; mode)  (opset >= 11: pads an
+ *   input; opset 2's pads attribute is passed the same way)
+ *     -> DML_PADDING1, StartPadding = pads[0..n), EndPadding = pads[n..2n)
+ *        on the axes (default all, negative += rank, unique), 0 elsewhere;
+ *        mode "constant" (default) -> CONSTANT with constant_value (default 0)
+ *        as PaddingValue in the data's own type; "edge" -> EDGE; "reflect"
+ *        -> REFLECTION. "wrap" (opset 19) has no DirectML mode: the mapping
+ *        gives OTD_UNREPRESENTABLE, as it does for a negative pad (ONNX
+ *        crops there; a host would add a SLICE, which this mapping does not).
+ *        An input dimension of 0 padded to more than 0 is OTD_UNREPRESENTABLE
+ *        (DirectML has no zero-size input); an output dimension of 0 is
+ *        OTD_EMPTY; one above UINT32 OTD_UNREPRESENTABLE.
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -105,6 +118,20 @@ typedef struct otd_tile {
 /* repeats_count values in repeats (the ONNX input's element count). */
 int otd_map_tile(uint32_t rank, const int64_t* dims, uint64_t repeats_count, const int64_t* repeats,
                  otd_tile* out, char* err, size_t errlen);
+
+typedef struct otd_pad {
+    uint32_t rank;
+    DML_PADDING_MODE mode;
+    uint32_t input_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t start[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t end[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];   /* 0 somewhere when OTD_EMPTY */
+} otd_pad;
+
+/* pads_count values in pads; axes_count values in axes (NULL: every axis);
+ * mode: the attribute, NULL when absent ("constant"). */
+int otd_map_pad(uint32_t rank, const int64_t* dims, uint64_t pads_count, const int64_t* pads, uint64_t axes_count,
+                const int64_t* axes, const char* mode, otd_pad* out, char* err, size_t errlen);
 
 typedef struct otd_depth_space {
     int to_space;                 /* DepthToSpace; else SpaceToDepth */

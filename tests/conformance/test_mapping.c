@@ -129,6 +129,44 @@ START_TEST(reverse_sequence_desc)
 }
 END_TEST
 
+START_TEST(pad_desc)
+{
+    const int64_t dims[3] = { 2, 1, 3 };
+    char err[256];
+    otd_pad m;
+    const int64_t pads[6] = { 0, 2, 1, 1, 0, 4 };
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, pads, 0, NULL, "reflect", &m, err, sizeof err), OTD_OK);
+    const uint32_t start[3] = { 0, 2, 1 }, end[3] = { 1, 0, 4 }, out[3] = { 3, 3, 8 };
+    ck_assert_int_eq(m.mode, DML_PADDING_MODE_REFLECTION);
+    ck_assert_mem_eq(m.start, start, sizeof start);
+    ck_assert_mem_eq(m.end, end, sizeof end);
+    ck_assert_mem_eq(m.output_sizes, out, sizeof out);
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, pads, 0, NULL, NULL, &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.mode, DML_PADDING_MODE_CONSTANT);
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, pads, 0, NULL, "edge", &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.mode, DML_PADDING_MODE_EDGE);
+    /* axes (opset 18): pads for those axes only, negative axes from the end */
+    const int64_t axes[1] = { -1 }, axis_pads[2] = { 3, 5 };
+    ck_assert_int_eq(otd_map_pad(3, dims, 2, axis_pads, 1, axes, "constant", &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.start[2], 3);
+    ck_assert_uint_eq(m.end[2], 5);
+    ck_assert_uint_eq(m.start[0] + m.end[0] + m.start[1] + m.end[1], 0);
+    const int64_t repeated[2] = { 0, -3 };
+    ck_assert_int_eq(otd_map_pad(3, dims, 4, pads, 2, repeated, NULL, &m, err, sizeof err), OTD_INVALID);
+    /* wrong counts, unknown modes: invalid; wrap and negative pads: unsupported */
+    ck_assert_int_eq(otd_map_pad(3, dims, 5, pads, 0, NULL, NULL, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, pads, 0, NULL, "mirror", &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, pads, 0, NULL, "wrap", &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    const int64_t crop[6] = { 0, 0, -1, 0, 0, 0 };
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, crop, 0, NULL, NULL, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    const int64_t big[6] = { 0, 0, 0x100000000ll, 0, 0, 0 };
+    ck_assert_int_eq(otd_map_pad(3, dims, 6, big, 0, NULL, NULL, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    const int64_t dz[3] = { 2, 0, 3 }, none[6] = { 0 };
+    ck_assert_int_eq(otd_map_pad(3, dz, 6, none, 0, NULL, NULL, &m, err, sizeof err), OTD_EMPTY);
+    ck_assert_int_eq(otd_map_pad(3, dz, 6, pads, 0, NULL, NULL, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+}
+END_TEST
+
 START_TEST(tile_desc)
 {
     const int64_t dims[3] = { 2, 1, 3 };
@@ -266,6 +304,7 @@ int main(void)
     tcase_add_test(tc, slice_windows);
     tcase_add_test(tc, reverse_sequence_desc);
     tcase_add_test(tc, tile_desc);
+    tcase_add_test(tc, pad_desc);
     tcase_add_test(tc, depth_space_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);

@@ -1,6 +1,7 @@
 /*
  * test_onnx_node.c — ONNX's own backend node tests (Debian's libonnx-testdata):
- * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_* and test_spacetodepth* case, mapped to DML by
+ * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_*, test_spacetodepth* and
+ * Pad case (test_constant_pad, test_edge_pad, test_reflect_pad, test_wrap_pad where present), mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
@@ -46,7 +47,10 @@ static bool discover(void)
         if (!strncmp(e->d_name, "test_reversesequence_", 21) || !strcmp(e->d_name, "test_slice") ||
             !strncmp(e->d_name, "test_slice_", 11) || !strcmp(e->d_name, "test_tile") ||
             !strncmp(e->d_name, "test_tile_", 10) ||
-            !strncmp(e->d_name, "test_depthtospace_", 18) || !strncmp(e->d_name, "test_spacetodepth", 17))
+            !strncmp(e->d_name, "test_depthtospace_", 18) || !strncmp(e->d_name, "test_spacetodepth", 17) ||
+            !strcmp(e->d_name, "test_constant_pad") || !strncmp(e->d_name, "test_constant_pad_", 18) ||
+            !strcmp(e->d_name, "test_edge_pad") || !strcmp(e->d_name, "test_reflect_pad") ||
+            !strcmp(e->d_name, "test_wrap_pad"))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -224,6 +228,55 @@ START_TEST(onnx_case)
                           name, i, tl.output_sizes[i], (long long)expected.dims[i]);
         dr = conf_tile(&dev, type, &tl, data.data, out);
         ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
+    } else if (!strcmp(m.op_type, "Pad")) {
+        int64_t pads[32], axes[16];
+        uint64_t pads_count = 0, axes_count = 0;
+        int have_axes = 0;
+        tp_tensor t, value;
+        int have_value = 0;
+        if (m.opset >= 11) {
+            ck_assert_int_eq(node_input(casedir, &m, 1, &t), 0);
+            to_i64(&t, pads, 32);
+            pads_count = t.count;
+            tp_tensor_free(&t);
+            have_value = node_input(casedir, &m, 2, &value) == 0;
+            if (node_input(casedir, &m, 3, &t) == 0) {
+                to_i64(&t, axes, 16);
+                axes_count = t.count;
+                have_axes = 1;
+                tp_tensor_free(&t);
+            }
+        } else { /* Pad-2: attributes */
+            const tp_attr* pa = tp_model_attr(&m, "pads");
+            ck_assert_ptr_nonnull(pa);
+            pads_count = pa->ints_count;
+            memcpy(pads, pa->ints, pads_count * sizeof *pads);
+        }
+        const tp_attr* ma = tp_model_attr(&m, "mode");
+        otd_pad pd;
+        int r = otd_map_pad(data.rank, data.dims, pads_count, pads, axes_count, have_axes ? axes : NULL,
+                            ma && ma->has_s ? ma->s : NULL, &pd, err, sizeof err);
+        if (r == OTD_UNREPRESENTABLE) { /* wrap, negative pads: reported as unsupported */
+            char why[600];
+            snprintf(why, sizeof why, "skip (unsupported: %s)", err);
+            report(name, backend, why);
+            if (have_value)
+                tp_tensor_free(&value);
+            free(out);
+            conf_device_close(&dev);
+            goto out;
+        }
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        ck_assert_uint_eq(pd.rank, expected.rank);
+        for (uint32_t i = 0; i < expected.rank; ++i)
+            ck_assert_msg(pd.output_sizes[i] == expected.dims[i], "%s: output dim %u = %u, ONNX says %lld",
+                          name, i, pd.output_sizes[i], (long long)expected.dims[i]);
+        if (have_value)
+            ck_assert_int_eq(value.data_type, data.data_type);
+        dr = conf_pad(&dev, type, &pd, data.data, have_value ? value.data : NULL, out);
+        if (have_value)
+            tp_tensor_free(&value);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
     } else if (!strcmp(m.op_type, "DepthToSpace") || !strcmp(m.op_type, "SpaceToDepth")) {
         const tp_attr* ba = tp_model_attr(&m, "blocksize");
         const tp_attr* ma = tp_model_attr(&m, "mode");
@@ -258,19 +311,21 @@ END_TEST
  * slice ones, both Tile ones, the four DepthToSpace and both SpaceToDepth. */
 START_TEST(found_cases)
 {
-    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0;
+    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0, pad = 0;
     for (int i = 0; i < g_case_count; ++i) {
         rev += !strncmp(g_cases[i], "test_reversesequence_", 21);
         slice += !strncmp(g_cases[i], "test_slice", 10);
         tile += !strncmp(g_cases[i], "test_tile", 9);
         d2s += !strncmp(g_cases[i], "test_depthtospace_", 18);
         s2d += !strncmp(g_cases[i], "test_spacetodepth", 17);
+        pad += strstr(g_cases[i], "_pad") != NULL;
     }
     ck_assert_int_ge(rev, 2);
     ck_assert_int_ge(slice, 8);
     ck_assert_int_ge(tile, 2);
     ck_assert_int_ge(d2s, 4); /* example, crd_mode_example, dcr_mode, crd_mode */
     ck_assert_int_ge(s2d, 2); /* test_spacetodepth, test_spacetodepth_example */
+    ck_assert_int_ge(pad, 3); /* test_constant_pad, test_edge_pad, test_reflect_pad */
 }
 END_TEST
 

@@ -790,6 +790,56 @@ START_TEST(different_element_sizes_do_not_compose)
 }
 END_TEST
 
+/* PADDING's plan (DML_PLAN_PAD): its fold is not affine, so it composes
+ * with nothing, on either side; a padding that folds nothing is a plain
+ * gather and composes as one. Its plan: one fold per padded dimension,
+ * unpadded neighbours merged, index32 decided over the folds. */
+START_TEST(pad_plans_do_not_compose)
+{
+    uint32_t in_sizes[3] = { 2, 3, 4 }, out_sizes[3] = { 2, 5, 4 }, t_strides[3] = { 12, 1, 3 };
+    uint32_t start[3] = { 0, 1, 0 }, end[3] = { 0, 1, 0 }, zero[3] = { 0, 0, 0 };
+    tensor_spec a, b, c, d;
+    make_tensor(&a, 3, in_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+    make_tensor(&b, 3, in_sizes, t_strides, DML_TENSOR_DATA_TYPE_FLOAT32); /* a transpose's output */
+    make_tensor(&c, 3, out_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+    make_tensor(&d, 3, in_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC transpose = { &a.desc, &b.desc, NULL };
+    DML_PADDING_OPERATOR_DESC pad = { &d.desc, &c.desc, DML_PADDING_MODE_REFLECTION, 0.0f, 3, start, end };
+    DML_OPERATOR_DESC ot = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &transpose }, op = { DML_OPERATOR_PADDING, &pad };
+    dml_plan pt, pp, r;
+    ck_assert_int_eq(dml_plan_from_desc(&ot, &pt), DML_S_OK);
+    ck_assert_int_eq(dml_plan_from_desc(&op, &pp), DML_S_OK);
+    ck_assert_uint_eq(pp.kind, DML_PLAN_PAD);
+    ck_assert_uint_eq(pp.rank, 3); /* {2, 5 folded, 4}: nothing merges across the fold */
+    ck_assert_uint_eq(pp.pad_extent[1], 3);
+    ck_assert_int_eq(pp.pad_origin[1], -1);
+    ck_assert_uint_eq(pp.pad_extent[0] + pp.pad_extent[2], 0);
+    ck_assert(pp.index32);
+    dml_lengths_from from;
+    ck_assert(!dml_plan_compose(&pp, &pt, &r, &from)); /* a PAD reading a transpose */
+    ck_assert(!dml_plan_compose(&pt, &pp, &r, &from)); /* a gather reading a PAD */
+    /* No padding: a gather, merged to one dimension, composing as any gather. */
+    DML_PADDING_OPERATOR_DESC none = { &d.desc, &d.desc, DML_PADDING_MODE_SYMMETRIC, 0.0f, 3, zero, zero };
+    DML_OPERATOR_DESC on = { DML_OPERATOR_PADDING, &none };
+    ck_assert_int_eq(dml_plan_from_desc(&on, &pp), DML_S_OK);
+    ck_assert_uint_eq(pp.kind, DML_PLAN_GATHER);
+    ck_assert_uint_eq(pp.rank, 1);
+    ck_assert(dml_plan_compose(&pp, &pt, &r, &from));
+    /* Pads of 2^31 on a 3-element row: 64-bit indexing; the fold keeps the input's reach. */
+    uint32_t big_sizes[1] = { 3u + 0x80000000u + 5u }, small[1] = { 3 }, big_start[1] = { 0x80000000u },
+             big_end[1] = { 5 };
+    tensor_spec e, f;
+    make_tensor(&e, 1, small, NULL, DML_TENSOR_DATA_TYPE_UINT8);
+    make_tensor(&f, 1, big_sizes, NULL, DML_TENSOR_DATA_TYPE_UINT8);
+    DML_PADDING_OPERATOR_DESC big = { &e.desc, &f.desc, DML_PADDING_MODE_EDGE, 0.0f, 1, big_start, big_end };
+    DML_OPERATOR_DESC ob = { DML_OPERATOR_PADDING, &big };
+    ck_assert_int_eq(dml_plan_from_desc(&ob, &pp), DML_S_OK);
+    ck_assert_uint_eq(pp.kind, DML_PLAN_PAD);
+    ck_assert(!pp.index32);
+    ck_assert_int_eq(pp.pad_origin[0], -(int64_t)0x80000000u);
+}
+END_TEST
+
 static Suite* compose_suite(void)
 {
     Suite* s = suite_create("plan_compose");
@@ -804,6 +854,7 @@ static Suite* compose_suite(void)
     tcase_add_test(tc, reversals_compose_where_they_stay_one);
     tcase_add_test(tc, unwritten_reads_do_not_compose);
     tcase_add_test(tc, transpose_slice_reverse_composes);
+    tcase_add_test(tc, pad_plans_do_not_compose);
     tcase_add_test(tc, different_element_sizes_do_not_compose);
     suite_add_tcase(s, tc);
     return s;

@@ -14,10 +14,12 @@ extern const dml_op_entry dml_op_join;
 extern const dml_op_entry dml_op_space_to_depth;
 extern const dml_op_entry dml_op_depth_to_space;
 extern const dml_op_entry dml_op_tile;
+extern const dml_op_entry dml_op_padding;
 extern const dml_op_entry dml_op_reverse_subsequences;
 extern const dml_op_entry dml_op_slice1;
 extern const dml_op_entry dml_op_depth_to_space1;
 extern const dml_op_entry dml_op_space_to_depth1;
+extern const dml_op_entry dml_op_padding1;
 
 /* In DML_OPERATOR_TYPE order (the NOTIMPL message lists them so). */
 static const dml_op_entry* const table[] = {
@@ -25,6 +27,7 @@ static const dml_op_entry* const table[] = {
     &dml_op_slice,
     &dml_op_split,
     &dml_op_join,
+    &dml_op_padding,
     &dml_op_space_to_depth,
     &dml_op_depth_to_space,
     &dml_op_tile,
@@ -32,6 +35,7 @@ static const dml_op_entry* const table[] = {
     &dml_op_slice1,
     &dml_op_depth_to_space1,
     &dml_op_space_to_depth1,
+    &dml_op_padding1,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])

@@ -1,0 +1,17 @@
+/*
+ * pad_params.h — what a DML_PLAN_PAD launch carries by value: the plan
+ * itself (the kernel walks it directly) and the bound pointers. Plain C,
+ * shared by the launcher, the kernel and the emulator.
+ */
+#ifndef DML_CUDA_PAD_PARAMS_H
+#define DML_CUDA_PAD_PARAMS_H
+
+#include "core/plan.h"
+
+typedef struct dml_pad_params {
+    dml_plan plan;
+    const void* in;
+    void* out;
+} dml_pad_params;
+
+#endif /* DML_CUDA_PAD_PARAMS_H */
