@@ -65,6 +65,8 @@ typedef struct built_case {
     INT slice_strides[4];
     DML_SLICE1_OPERATOR_DESC slice;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
+    UINT start_padding[4], end_padding[4];
+    DML_PADDING_OPERATOR_DESC padding;
     DML_OPERATOR_DESC desc;
     uint32_t inputs;
     uint64_t bytes_read, bytes_written;
@@ -81,7 +83,7 @@ typedef struct case_entry {
 
 /* In the order of the table; --case names them. A constant count, for
  * arrays of a flag per case (throughput_cases.c asserts it). */
-#define BENCH_CASE_COUNT 12
+#define BENCH_CASE_COUNT 16
 extern const case_entry bench_cases[];
 
 /* Builds the case for `bytes` of output elements of element_size bytes,

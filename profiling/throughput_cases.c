@@ -184,6 +184,42 @@ static int build_identity(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, 
 static int case_transpose(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 1); }
 static int case_broadcast(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_identity(c, t, n, 0); }
 
+/* PADDING of an image [R, 1024] by 1 on each side of both dimensions (the
+ * output about n elements), in each mode. */
+static int build_padding(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, DML_PADDING_MODE mode)
+{
+    UINT row = row_of(n), rows = rows_of(n, row);
+    if (row < 3 || rows < 3)
+        return -1;
+    UINT in_sizes[2] = { rows - 2, row - 2 }, out_sizes[2] = { rows, row };
+    btensor_init(&c->in, type, 2, in_sizes, NULL);
+    btensor_init(&c->out, type, 2, out_sizes, NULL);
+    for (int i = 0; i < 2; ++i)
+        c->start_padding[i] = c->end_padding[i] = 1;
+    c->padding = (DML_PADDING_OPERATOR_DESC){ &c->in.desc, &c->out.desc, mode, 0.0f, 2, c->start_padding,
+        c->end_padding };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_PADDING, &c->padding };
+    c->inputs = 1;
+    return 0;
+}
+
+static int case_pad_constant(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_padding(c, t, n, DML_PADDING_MODE_CONSTANT);
+}
+static int case_pad_edge(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_padding(c, t, n, DML_PADDING_MODE_EDGE);
+}
+static int case_pad_reflect(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_padding(c, t, n, DML_PADDING_MODE_REFLECTION);
+}
+static int case_pad_symmetric(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_padding(c, t, n, DML_PADDING_MODE_SYMMETRIC);
+}
+
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
     { "reverse_outer", case_reverse_outer, 1 },
@@ -197,6 +233,10 @@ const case_entry bench_cases[] = {
     { "slice_m2", case_slice_m2, 0 },
     { "transpose", case_transpose, 0 },
     { "broadcast", case_broadcast, 1 },
+    { "pad_constant", case_pad_constant, 1 },
+    { "pad_edge", case_pad_edge, 1 },
+    { "pad_reflect", case_pad_reflect, 1 },
+    { "pad_symmetric", case_pad_symmetric, 1 },
 };
 _Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
 
@@ -224,7 +264,12 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
         out_elements *= c->out.sizes[i];
     c->bytes_written = out_elements * element_size;
     /* Bytes read: every element the operator loads, once (a broadcast row once). */
-    c->bytes_read = entry->build == case_broadcast ? c->in.sizes[1] * (uint64_t)element_size : c->bytes_written;
+    if (entry->build == case_broadcast)
+        c->bytes_read = c->in.sizes[1] * (uint64_t)element_size;
+    else if (c->desc.Type == DML_OPERATOR_PADDING) /* the input once; the border elements read again are cached */
+        c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
+    else
+        c->bytes_read = c->bytes_written;
     if (c->inputs == 2)
         c->bytes_read += c->lengths.buffer.TotalTensorSizeInBytes;
     return 0;
