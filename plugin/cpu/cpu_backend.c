@@ -12,7 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/data_type.h"
 #include "core/error.h"
+#include "cpu_cast.h"
 #include "cpu_execute.h"
 #include "cpu_scale_bias.h"
 #include "cpu_pool.h"
@@ -298,6 +300,9 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     if (plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
         || (plan->kind == DML_PLAN_SCALE_BIAS && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT32
             && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT16 && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT64)
+        || (plan->kind == DML_PLAN_CAST && (!dml_cpu_cast_supports(plan) || plan->in_element_size
+            != dml_data_type_size((DML_TENSOR_DATA_TYPE)plan->in_data_type)
+            || plan->element_size != dml_data_type_size((DML_TENSOR_DATA_TYPE)plan->data_type)))
         || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
             && (plan->axis < 0 || (uint32_t)plan->axis >= plan->rank
                 || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
@@ -310,6 +315,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     /* Small plans run inline on the caller (the cost model's choice). */
     if (plan->kind == DML_PLAN_SCALE_BIAS)
         dml_cpu_scale_bias(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_CAST)
+        dml_cpu_cast(device->pool, &device->cost, limit, plan, args);
     else
         dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
@@ -318,7 +325,7 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
-        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS),
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_CAST),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,

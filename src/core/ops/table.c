@@ -9,6 +9,7 @@
 
 extern const dml_op_entry dml_op_element_wise_identity;
 extern const dml_op_entry dml_op_slice;
+extern const dml_op_entry dml_op_cast;
 extern const dml_op_entry dml_op_space_to_depth;
 extern const dml_op_entry dml_op_depth_to_space;
 extern const dml_op_entry dml_op_tile;
@@ -21,6 +22,7 @@ extern const dml_op_entry dml_op_space_to_depth1;
 static const dml_op_entry* const table[] = {
     &dml_op_element_wise_identity,
     &dml_op_slice,
+    &dml_op_cast,
     &dml_op_space_to_depth,
     &dml_op_depth_to_space,
     &dml_op_tile,
