@@ -192,6 +192,19 @@ DML_HD int dml_cast_type_is_signed_integer(uint32_t type)
         type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
 }
 
+/* A 64-bit magnitude rounded once to float32. Not (float)m: the rounding
+ * is the same, but a magnitude beyond 2^53 first loses its bits below 2^11
+ * into a sticky bit, which keeps every tie and every rounding decision (the
+ * float keeps 24 bits, so the rounding point lies at 2^30 or above) and
+ * makes the double exact: tools that emulate the 64-bit conversion through a
+ * double (valgrind) then round once too. */
+DML_HD float dml_cast_magnitude_to_float(uint64_t m)
+{
+    if (m >> 53)
+        return (float)((double)((m >> 11) | ((m & 0x7FFu) != 0)) * 2048.0);
+    return (float)(double)m;
+}
+
 DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, int source_signed)
 {
     switch (type) {
@@ -201,8 +214,11 @@ DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, in
     case DML_TENSOR_DATA_TYPE_FLOAT32:
         if (v->is_float)
             *(float*)out = dml_double_to_float(v->f);
-        else /* one rounding from the integer itself */
-            *(float*)out = source_signed ? (float)(int64_t)v->bits : (float)v->bits;
+        else { /* one rounding from the integer itself */
+            int negative = source_signed && (int64_t)v->bits < 0;
+            float magnitude = dml_cast_magnitude_to_float(negative ? 0 - v->bits : v->bits);
+            *(float*)out = negative ? -magnitude : magnitude;
+        }
         return;
     case DML_TENSOR_DATA_TYPE_FLOAT16:
         if (v->is_float) {
