@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pad_thread.h"
+#include "cast_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
 
@@ -212,6 +213,28 @@ static void emulate_pad(emulation* e)
     }
 }
 
+/* A CAST launch: its threads one after the other, each access checked; with
+ * statistics, warp by warp, so its loads and stores are counted as the
+ * gathers' are (the n-th access of each lane is one instruction). */
+static void emulate_cast(emulation* e, dml_coalescing* stats)
+{
+    const dml_cuda_launch* l = e->launch;
+    const dml_plan* plan = &l->cast_params.plan;
+    for (uint64_t block = 0; block < l->grid; ++block)
+        for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
+            for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
+                e->block = block;
+                e->thread = warp + lane;
+                if (e->trace)
+                    e->trace->lane = (int)lane;
+                dml_cast_thread(&l->cast_params, plan->in_data_type, plan->in_element_size, plan->data_type,
+                    plan->element_size, block, warp + lane, l->grid, l->block);
+            }
+            if (e->trace && !e->trace->failed)
+                emu_account_warp(e->trace, stats);
+        }
+}
+
 /* The shared-memory model of a block of `size` bytes (NULL: out of memory).
  * The bytes are allocated to the byte, so that an access past them that
  * the model's check missed would still be caught by the sanitizers. */
@@ -395,7 +418,7 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
-    if (!l->is_copy && !l->scale_bias && !l->pad && l->mode == DML_CUDA_MODE_TILED) {
+    if (!l->is_copy && !l->scale_bias && !l->pad && !l->cast && l->mode == DML_CUDA_MODE_TILED) {
         e.shared = shared_model_new(l->shared_bytes);
         if (!e.shared) { /* nothing can run without it */
             free(e.trace);
@@ -410,6 +433,8 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
             emulate_scale_bias(&e);
         else if (l->pad)
             emulate_pad(&e);
+        else if (l->cast)
+            emulate_cast(&e, e.stats);
         else
             emulate_kernel(&e, stats);
         if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))

@@ -14,6 +14,7 @@
 #include "gather_thread.h"
 #include "kernels.h"
 #include "pad_kernel.h"
+#include "cast_kernel.h"
 #include "scale_bias_kernel.h"
 #include "tile_staged.h"
 
@@ -123,6 +124,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
         return dml_cuda_launch_scale_bias(launch, stream);
     if (launch->pad)
         return dml_cuda_launch_pad(launch, stream);
+    if (launch->cast)
+        return dml_cuda_launch_cast(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
     kernel_fn kernel = pick(launch);

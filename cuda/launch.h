@@ -10,6 +10,7 @@
 #include "core/plan.h"
 #include "gather_params.h"
 #include "pad_params.h"
+#include "cast_params.h"
 #include "scale_bias_params.h"
 
 /* What the launcher needs to know of the GPU: its SMs and their shared
@@ -40,7 +41,8 @@ typedef struct dml_cuda_limits {
 /* The plan kinds the launcher has kernels for (the CUDA and emulated backends declare them). */
 #define DML_CUDA_PLAN_KINDS                                                                            \
     (DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |         \
-        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD))
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |         \
+        DML_PLAN_KIND_BIT(DML_PLAN_CAST))
 
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
@@ -88,6 +90,9 @@ typedef struct dml_cuda_launch {
     /* DML_PLAN_PAD: its own kernel (pad.cu) over this plan; wide above. */
     int pad;
     dml_pad_params pad_params;
+    /* DML_PLAN_CAST: its own kernels (cast.cu) over this plan. */
+    int cast;
+    dml_cast_params cast_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

@@ -12,7 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/data_type.h"
 #include "core/error.h"
+#include "cpu_cast.h"
 #include "cpu_execute.h"
 #include "cpu_pad.h"
 #include "cpu_scale_bias.h"
@@ -300,6 +302,9 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
         || (plan->kind == DML_PLAN_SCALE_BIAS && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT32
             && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT16 && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT64)
         || (plan->kind == DML_PLAN_PAD && plan->pad_mode > 3)
+        || (plan->kind == DML_PLAN_CAST && (!dml_cpu_cast_supports(plan) || plan->in_element_size
+            != dml_data_type_size((DML_TENSOR_DATA_TYPE)plan->in_data_type)
+            || plan->element_size != dml_data_type_size((DML_TENSOR_DATA_TYPE)plan->data_type)))
         || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
             && (plan->axis < 0 || (uint32_t)plan->axis >= plan->rank
                 || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
@@ -314,6 +319,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
         dml_cpu_scale_bias(device->pool, &device->cost, limit, plan, args);
     else if (plan->kind == DML_PLAN_PAD)
         dml_cpu_pad(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_CAST)
+        dml_cpu_cast(device->pool, &device->cost, limit, plan, args);
     else
         dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
@@ -349,7 +356,8 @@ static DML_RESULT cpu_queue_execute_group(void* queue_state, const dml_plan* con
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
-        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD),
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |
+        DML_PLAN_KIND_BIT(DML_PLAN_CAST),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,

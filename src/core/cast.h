@@ -103,7 +103,7 @@ DML_HD uint16_t dml_double_to_half(double d)
             return sign;
         uint32_t exponent = (uint32_t)(magnitude >> 52);          /* 1023-25 < exponent < 1023-14 */
         uint64_t mantissa = (magnitude & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull;
-        uint32_t shift = 1023 + 52 - 24 - exponent;               /* units of 2^-24: 43 ..  52 */
+        uint32_t shift = 1023 + 52 - 24 - exponent;               /* units of 2^-24: 43 .. 53 */
         uint64_t value = mantissa >> shift, rest = mantissa & ((1ull << shift) - 1), half = 1ull << (shift - 1);
         if (rest > half || (rest == half && (value & 1)))
             ++value;
@@ -192,6 +192,19 @@ DML_HD int dml_cast_type_is_signed_integer(uint32_t type)
         type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
 }
 
+/* A 64-bit magnitude rounded once to float32. Not (float)m: the rounding
+ * is the same, but a magnitude beyond 2^53 first loses its bits below 2^11
+ * into a sticky bit, which keeps every tie and every rounding decision (the
+ * float keeps 24 bits, so the rounding point lies at 2^30 or above) and
+ * makes the double exact: tools that emulate the 64-bit conversion through a
+ * double (valgrind) then round once too. */
+DML_HD float dml_cast_magnitude_to_float(uint64_t m)
+{
+    if (m >> 53)
+        return (float)((double)((m >> 11) | ((m & 0x7FFu) != 0)) * 2048.0);
+    return (float)(double)m;
+}
+
 DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, int source_signed)
 {
     switch (type) {
@@ -201,8 +214,11 @@ DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, in
     case DML_TENSOR_DATA_TYPE_FLOAT32:
         if (v->is_float)
             *(float*)out = dml_double_to_float(v->f);
-        else /* one rounding from the integer itself */
-            *(float*)out = source_signed ? (float)(int64_t)v->bits : (float)v->bits;
+        else { /* one rounding from the integer itself */
+            int negative = source_signed && (int64_t)v->bits < 0;
+            float magnitude = dml_cast_magnitude_to_float(negative ? 0 - v->bits : v->bits);
+            *(float*)out = negative ? -magnitude : magnitude;
+        }
         return;
     case DML_TENSOR_DATA_TYPE_FLOAT16:
         if (v->is_float) {
@@ -228,6 +244,114 @@ DML_HD void dml_cast_store(uint32_t type, void* out, const dml_cast_value* v, in
     }
 }
 
+/* ---- shorter exact forms of common pairs ---------------------------------
+ * The same results as the carriers above (tests/core/test_cast.c checks both
+ * against one reference), in forms that fold to a few branch-free,
+ * vectorisable instructions when the types are constants. */
+
+/* A float16 widened to float32: exact; a NaN keeps sign and payload, quieted.
+ * Branch-free: a subnormal is its integer significand times 2^-24 (exact, and
+ * a normal float32, so flushing modes do not touch it). */
+DML_HD float dml_cast_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, magnitude = h & 0x7FFFu;
+    uint32_t normal = (magnitude << 13) + ((uint32_t)(127 - 15) << 23);
+    if (magnitude >= 0x7C00u) /* infinity or NaN: the top exponent */
+        normal += (uint32_t)(128 - 16) << 23;
+    if (magnitude > 0x7C00u) /* NaN: quiet */
+        normal |= 0x400000u;
+    uint32_t bits = magnitude < 0x400u ? dml_cast_float_bits((float)magnitude * 5.9604644775390625e-8f) : normal;
+    return dml_cast_bits_to_float(sign | bits);
+}
+
+/* A float truncated toward zero into [lo, above) of an integer type no wider
+ * than int32 (lo and above exact in the float type), NaN -> 0. */
+#define DML_CAST_TRUNCATE_SATURATE(f, lo, above, lo_int, hi_int) \
+    ((f) != (f) ? 0 : (f) >= (above) ? (hi_int) : (f) < (lo) ? (lo_int) : (int32_t)(f))
+
+/* Whether a type is one of those targets (integers that fit int32). */
+DML_HD int dml_cast_type_fits_int32(uint32_t type)
+{
+    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
+        type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_UINT8 || type == DML_TENSOR_DATA_TYPE_UINT16;
+}
+
+/* A float32 or float64 into such a target, as bits of int32. */
+#define DML_CAST_SATURATE_INTO(type, f, T)                                                                       \
+    ((type) == DML_TENSOR_DATA_TYPE_INT8 ? DML_CAST_TRUNCATE_SATURATE(f, (T)-128, (T)128, INT8_MIN, INT8_MAX)     \
+    : (type) == DML_TENSOR_DATA_TYPE_UINT8 ? DML_CAST_TRUNCATE_SATURATE(f, (T)0, (T)256, 0, UINT8_MAX)           \
+    : (type) == DML_TENSOR_DATA_TYPE_INT16 ? DML_CAST_TRUNCATE_SATURATE(f, (T)-32768, (T)32768, INT16_MIN, INT16_MAX) \
+    : (type) == DML_TENSOR_DATA_TYPE_UINT16 ? DML_CAST_TRUNCATE_SATURATE(f, (T)0, (T)65536, 0, UINT16_MAX)       \
+    : DML_CAST_TRUNCATE_SATURATE(f, (T)-2147483648.0, (T)2147483648.0, INT32_MIN, INT32_MAX))
+
+DML_HD void dml_cast_store_int32(uint32_t type, void* out, int32_t value)
+{
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_INT8: case DML_TENSOR_DATA_TYPE_UINT8: *(uint8_t*)out = (uint8_t)value; break;
+    case DML_TENSOR_DATA_TYPE_INT16: case DML_TENSOR_DATA_TYPE_UINT16: *(uint16_t*)out = (uint16_t)value; break;
+    default: *(int32_t*)out = value; break;
+    }
+}
+
+/* An integer of at most 32 bits, exactly (int64 holds every one). */
+DML_HD int64_t dml_cast_load_small_integer(uint32_t type, const void* in)
+{
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_UINT8: return *(const uint8_t*)in;
+    case DML_TENSOR_DATA_TYPE_UINT16: return *(const uint16_t*)in;
+    case DML_TENSOR_DATA_TYPE_UINT32: return *(const uint32_t*)in;
+    case DML_TENSOR_DATA_TYPE_INT8: return *(const int8_t*)in;
+    case DML_TENSOR_DATA_TYPE_INT16: return *(const int16_t*)in;
+    default: return *(const int32_t*)in;
+    }
+}
+
+DML_HD int dml_cast_type_is_small_integer(uint32_t type)
+{
+    return dml_cast_type_fits_int32(type) || type == DML_TENSOR_DATA_TYPE_UINT32;
+}
+
+/* Converts by a shorter form when the pair has one; 0 when it has none. */
+DML_HD int dml_cast_direct(uint32_t out_type, void* out, uint32_t in_type, const void* in)
+{
+    const uint32_t F32 = DML_TENSOR_DATA_TYPE_FLOAT32, F16 = DML_TENSOR_DATA_TYPE_FLOAT16,
+                   F64 = DML_TENSOR_DATA_TYPE_FLOAT64;
+    if (in_type == F32 && out_type == F16) { /* one rounding, as through double */
+        *(uint16_t*)out = dml_float_to_half(*(const float*)in);
+        return 1;
+    }
+    if (in_type == F16 && out_type == F32) {
+        *(float*)out = dml_cast_half_to_float(*(const uint16_t*)in);
+        return 1;
+    }
+    if ((in_type == F32 || in_type == F16) && dml_cast_type_fits_int32(out_type)) {
+        float f = in_type == F32 ? *(const float*)in : dml_cast_half_to_float(*(const uint16_t*)in);
+        dml_cast_store_int32(out_type, out, DML_CAST_SATURATE_INTO(out_type, f, float));
+        return 1;
+    }
+    if (in_type == F64 && dml_cast_type_fits_int32(out_type)) {
+        double d = *(const double*)in;
+        dml_cast_store_int32(out_type, out, DML_CAST_SATURATE_INTO(out_type, d, double));
+        return 1;
+    }
+    if (dml_cast_type_is_small_integer(in_type)) {
+        int64_t v = dml_cast_load_small_integer(in_type, in);
+        if (out_type == F32) { /* one rounding: int32 and uint32 convert directly */
+            *(float*)out = in_type == DML_TENSOR_DATA_TYPE_UINT32 ? (float)(uint32_t)v : (float)(int32_t)v;
+            return 1;
+        }
+        if (out_type == F64) {
+            *(double*)out = in_type == DML_TENSOR_DATA_TYPE_UINT32 ? (double)(uint32_t)v : (double)(int32_t)v;
+            return 1;
+        }
+        if (out_type == F16 && in_type != DML_TENSOR_DATA_TYPE_UINT32 && in_type != DML_TENSOR_DATA_TYPE_INT32) {
+            *(uint16_t*)out = dml_float_to_half((float)(int32_t)v); /* exact in float32: one rounding */
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Converts the element at `in` (in_type) into `out` (out_type). The same
  * type copies the bits. Unaligned pointers are the caller's concern (tensor
  * ranges are element-aligned). */
@@ -246,6 +370,8 @@ DML_HD void dml_cast_element(uint32_t out_type, void* out, uint32_t in_type, con
         }
         return;
     }
+    if (dml_cast_direct(out_type, out, in_type, in))
+        return;
     dml_cast_value v = dml_cast_load(in_type, in);
     dml_cast_store(out_type, out, &v, dml_cast_type_is_signed_integer(in_type));
 }

@@ -196,11 +196,29 @@ static uint32_t squeeze(rdim* d, uint32_t n)
     return k + 1;
 }
 
+/* The element size a plan reads: a cast's input has its own. */
+static uint32_t input_element_size(const dml_plan* plan)
+{
+    return plan->kind == DML_PLAN_CAST ? plan->in_element_size : plan->element_size;
+}
+
+/* Which kinds compose: gathers and reversals with each other (not two
+ * reversals), and a cast with a plain gather on either side (the result
+ * converts each element once, as the cast alone did). */
+static bool kinds_compose(const dml_plan* q, const dml_plan* p)
+{
+    bool q_plain = q->kind == DML_PLAN_GATHER || q->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
+    bool p_plain = p->kind == DML_PLAN_GATHER || p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
+    if (q_plain && p_plain)
+        return q->kind == DML_PLAN_GATHER || p->kind == DML_PLAN_GATHER;
+    return (q->kind == DML_PLAN_CAST && p->kind == DML_PLAN_GATHER) ||
+        (q->kind == DML_PLAN_GATHER && p->kind == DML_PLAN_CAST);
+}
+
 bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dml_lengths_from* lengths_from)
 {
     bool q_reverses = q->kind == DML_PLAN_REVERSE_SUBSEQUENCES, p_reverses = p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
-    if ((q->kind != DML_PLAN_GATHER && !q_reverses) || (p->kind != DML_PLAN_GATHER && !p_reverses) ||
-        (q_reverses && p_reverses) || q->element_size != p->element_size || q->rank > DML_PLAN_MAX_RANK ||
+    if (!kinds_compose(q, p) || input_element_size(q) != p->element_size || q->rank > DML_PLAN_MAX_RANK ||
         p->rank > DML_PLAN_MAX_RANK)
         return false;
 
@@ -255,6 +273,13 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     r.kind = DML_PLAN_GATHER;
     r.axis = -1;
     r.element_size = q->element_size;
+    const dml_plan* cast = q->kind == DML_PLAN_CAST ? q : p->kind == DML_PLAN_CAST ? p : NULL;
+    if (cast) {
+        r.kind = DML_PLAN_CAST;
+        r.data_type = cast->data_type;
+        r.in_data_type = cast->in_data_type;
+        r.in_element_size = cast->in_element_size;
+    }
     r.out_offset = q->out_offset;
     r.in_offset = p->in_offset;
     if (p_reverses) {

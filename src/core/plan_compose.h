@@ -38,6 +38,13 @@
  * compose: the intermediate is materialised instead. A consumer reading only
  * position 0 of P's axis composes too: the result reverses an axis of size 1
  * (it reads position L - 1) with P's clamp.
+ *
+ * A CAST composes with a plain gather on either side: the result is a CAST
+ * (its types and element sizes) over the composed positions, each element
+ * still converted once. The intermediate's element size is P's output's and
+ * Q's input's (a cast's in_element_size). Two casts never compose (a
+ * rounding in between is not one conversion), nor a cast with a reversal
+ * or a scale-bias.
  */
 #ifndef DML_CORE_PLAN_COMPOSE_H
 #define DML_CORE_PLAN_COMPOSE_H

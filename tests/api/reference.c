@@ -1,6 +1,9 @@
 /* reference.c — see reference.h. Written from the spec's pseudocode only. */
 #include "reference.h"
 
+#include <dml/dml.h>
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,4 +320,201 @@ void ref_split(const ref_view* input, const ref_view* outputs, uint32_t count, u
         uint32_t k = ref_part_of(outputs, count, axis, c[axis], &oc[axis]);
         ref_copy(input, c, &outputs[k], oc);
     } while (ref_next(input, c));
+}
+/* ---- CAST ------------------------------------------------------------------ */
+
+/* An element as the conversion sees it: an integer (its 64-bit two's
+ * complement, and whether the type was signed), a float's exact value in a
+ * double, or a NaN (sign, fraction field and its width). */
+typedef struct ref_number {
+    int is_integer, is_signed, is_nan, negative;
+    uint64_t bits;
+    double value;
+    uint64_t fraction;
+    int fraction_bits;
+} ref_number;
+
+static int ref_type_is_float(uint32_t t)
+{
+    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+static int ref_type_is_signed(uint32_t t)
+{
+    return t == DML_TENSOR_DATA_TYPE_INT8 || t == DML_TENSOR_DATA_TYPE_INT16 || t == DML_TENSOR_DATA_TYPE_INT32 ||
+        t == DML_TENSOR_DATA_TYPE_INT64;
+}
+
+static uint32_t ref_type_bits(uint32_t t)
+{
+    switch (t) {
+    case DML_TENSOR_DATA_TYPE_INT8: case DML_TENSOR_DATA_TYPE_UINT8: return 8;
+    case DML_TENSOR_DATA_TYPE_INT16: case DML_TENSOR_DATA_TYPE_UINT16: case DML_TENSOR_DATA_TYPE_FLOAT16: return 16;
+    case DML_TENSOR_DATA_TYPE_INT32: case DML_TENSOR_DATA_TYPE_UINT32: case DML_TENSOR_DATA_TYPE_FLOAT32: return 32;
+    default: return 64;
+    }
+}
+
+static ref_number ref_load(uint32_t type, const void* p)
+{
+    ref_number n;
+    memset(&n, 0, sizeof n);
+    uint64_t raw = 0;
+    const uint32_t width = ref_type_bits(type);
+    memcpy(&raw, p, width / 8);
+    if (!ref_type_is_float(type)) {
+        n.is_integer = 1;
+        n.is_signed = ref_type_is_signed(type);
+        if (n.is_signed && width < 64 && (raw >> (width - 1)) & 1)
+            raw |= ~0ull << width;
+        n.bits = raw;
+        return n;
+    }
+    n.negative = (int)(raw >> (width - 1));
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+        int exponent = (int)(raw >> 10) & 31, mantissa = (int)(raw & 1023);
+        n.is_nan = exponent == 31 && mantissa;
+        n.fraction = (uint64_t)mantissa, n.fraction_bits = 10;
+        double magnitude = exponent == 31 ? INFINITY
+            : exponent == 0              ? ldexp(mantissa, -24)
+                                         : ldexp(1024 + mantissa, exponent - 25);
+        n.value = n.negative ? -magnitude : magnitude;
+    } else if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+        float f;
+        memcpy(&f, p, 4);
+        n.is_nan = isnan(f);
+        n.fraction = raw & 0x7FFFFF, n.fraction_bits = 23;
+        n.value = f;
+    } else {
+        memcpy(&n.value, p, 8);
+        n.is_nan = isnan(n.value);
+        n.fraction = raw & 0xFFFFFFFFFFFFFull, n.fraction_bits = 52;
+    }
+    return n;
+}
+
+/* A NaN in a float type of `width` bits with `fraction_bits`: sign, the top of
+ * the payload, quiet. */
+static uint64_t ref_nan(const ref_number* n, uint32_t width, int fraction_bits)
+{
+    int shift = fraction_bits - n->fraction_bits;
+    uint64_t fraction = shift >= 0 ? n->fraction << shift : n->fraction >> -shift;
+    uint64_t exponent = ((1ull << (width - 1 - (uint32_t)fraction_bits)) - 1) << fraction_bits;
+    return ((uint64_t)n->negative << (width - 1)) | exponent | (1ull << (fraction_bits - 1)) | fraction;
+}
+
+/* A double rounded to float16 (nearest, ties to even, with rint). */
+static uint16_t ref_round_half(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v);
+    if (a >= 65520.0)
+        return sign | 0x7C00;
+    if (a < ldexp(1, -14)) /* subnormal: a count of 2^-24 (1024 is the smallest normal) */
+        return sign | (uint16_t)rint(ldexp(a, 24));
+    int e;
+    frexp(a, &e);
+    int exponent = e - 1;
+    double m = rint(ldexp(a, 10 - exponent)); /* in [1024, 2048] */
+    if (m == 2048.0) {
+        m = 1024.0;
+        ++exponent;
+    }
+    return sign | (uint16_t)((exponent + 15) << 10) | (uint16_t)(m - 1024.0);
+}
+
+static uint64_t ref_to_integer(const ref_number* n, uint32_t type)
+{
+    const uint32_t width = ref_type_bits(type);
+    const uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+    if (n->is_integer)
+        return n->bits & mask;
+    if (n->is_nan)
+        return 0;
+    double t = trunc(n->value);
+    if (ref_type_is_signed(type)) {
+        const double limit = ldexp(1, (int)width - 1);
+        if (t >= limit)
+            return mask >> 1;
+        if (t < -limit)
+            return (mask >> 1) + 1;
+        return (uint64_t)(int64_t)t & mask;
+    }
+    if (t >= ldexp(1, (int)width))
+        return mask;
+    if (t < 0)
+        return 0;
+    return (uint64_t)t;
+}
+
+/* An integer rounded to float32 by integer arithmetic: keep its top 24 bits,
+ * round the rest to nearest, ties to even (C's conversion of a 64-bit
+ * integer rounds twice under valgrind, which goes through a double). */
+static float ref_integer_to_float(const ref_number* n)
+{
+    int negative = n->is_signed && (int64_t)n->bits < 0;
+    uint64_t m = negative ? 0 - n->bits : n->bits;
+    int length = 0;
+    while (length < 64 && (m >> length))
+        ++length;
+    float f;
+    if (length <= 24) {
+        f = (float)(uint32_t)m; /* exact */
+    } else {
+        int k = length - 24;
+        uint64_t q = m >> k, rest = m & ((1ull << k) - 1), half = 1ull << (k - 1);
+        if (rest > half || (rest == half && (q & 1)))
+            ++q; /* up to 2^24: still exact */
+        f = ldexpf((float)(uint32_t)q, k);
+    }
+    return negative ? -f : f;
+}
+
+void ref_cast_element(uint32_t out_type, void* out, uint32_t in_type, const void* in)
+{
+    const uint32_t width = ref_type_bits(out_type);
+    if (out_type == in_type) {
+        memcpy(out, in, width / 8);
+        return;
+    }
+    ref_number n = ref_load(in_type, in);
+    uint64_t result;
+    if (!ref_type_is_float(out_type)) {
+        result = ref_to_integer(&n, out_type);
+    } else if (n.is_nan) {
+        result = ref_nan(&n, width, width == 16 ? 10 : width == 32 ? 23 : 52);
+    } else if (out_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+        double d = !n.is_integer ? n.value : n.is_signed ? (double)(int64_t)n.bits : (double)n.bits;
+        memcpy(&result, &d, 8);
+    } else if (out_type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+        float f = !n.is_integer ? (float)n.value : ref_integer_to_float(&n);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        result = b;
+    } else {
+        double v = n.value;
+        if (n.is_integer) { /* exact in a double below 65520; beyond, infinity either way */
+            int negative = n.is_signed && (int64_t)n.bits < 0;
+            uint64_t magnitude = negative ? 0 - n.bits : n.bits;
+            v = magnitude >= 65520 ? 65520.0 : (double)magnitude;
+            v = negative ? -v : v;
+        }
+        result = ref_round_half(v);
+    }
+    memcpy(out, &result, width / 8); /* little-endian: the low bytes */
+}
+
+void ref_cast(const ref_view* input, uint32_t in_type, const ref_view* output, uint32_t out_type)
+{
+    if (input->rank != output->rank)
+        ref_fail("cast ranks differ");
+    for (uint32_t i = 0; i < output->rank; ++i)
+        if (input->sizes[i] != output->sizes[i])
+            ref_fail("cast sizes differ");
+    if (input->elem_size != ref_type_bits(in_type) / 8 || output->elem_size != ref_type_bits(out_type) / 8)
+        ref_fail("cast element sizes");
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    do {
+        ref_cast_element(out_type, output->base + ref_offset(output, c), in_type, input->base + ref_offset(input, c));
+    } while (ref_next(output, c));
 }

@@ -72,6 +72,16 @@ void ref_space_to_depth(const ref_view* input, const ref_view* output, uint32_t 
  * takes; mode 0 (CONSTANT) writes value (elem_size bytes) instead. */
 void ref_padding(const ref_view* input, const ref_view* output, uint32_t mode, const void* value,
                  const uint32_t* start);
+/* CAST: Output[c] = Input[c] converted from in_type to out_type
+ * (DML_TENSOR_DATA_TYPE values) by the spec's rules: floats to integers
+ * truncate, saturate, NaN -> 0; integers wrap; to float16/float32 rounds
+ * once to nearest even, overflow -> infinity; NaN stays NaN (sign and the
+ * top of its payload kept, quiet). Written with C's and libm's conversions
+ * (rint, ldexp), not the library's bit arithmetic. */
+void ref_cast(const ref_view* input, uint32_t in_type, const ref_view* output, uint32_t out_type);
+
+/* One element of ref_cast, for tests that build their own layouts. */
+void ref_cast_element(uint32_t out_type, void* out, uint32_t in_type, const void* in);
 
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);

@@ -21,6 +21,7 @@
  */
 #include "core/data_type.h"
 #include "harness.h"
+#include "reference.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1317,6 +1318,60 @@ START_TEST(depth_to_space_then_space_to_depth_is_identity)
 }
 END_TEST
 
+/* ---- CAST: fusion with gathers on both sides, on a DEBUG device ------------ */
+
+/* x (4 x 6 float32, packed) -> IDENTITY reading it transposed (6 x 4,
+ * strides {1, 6}) -> CAST to float16 -> SLICE1 offsets {1, 0}, window
+ * {4, 4}, strides {2, 1} -> y (2 x 4 float16): one step, a cast reading x
+ * through the composed positions. Naive: y[a][b] = half(x[b][1 + 2a]), the
+ * conversion from reference.c. */
+START_TEST(cast_between_transpose_and_slice_fuses)
+{
+    uint32_t x_sizes[2] = { 4, 6 }, t_sizes[2] = { 6, 4 }, t_strides[2] = { 1, 6 }, y_sizes[2] = { 2, 4 };
+    uint32_t offsets[2] = { 1, 0 }, window[2] = { 4, 4 };
+    int32_t strides[2] = { 2, 1 };
+    h_tensor transposed, t_out, c_in, c_out, s_in, y;
+    h_tensor_init(&transposed, DML_TENSOR_DATA_TYPE_FLOAT32, 2, t_sizes, t_strides);
+    h_tensor_init(&t_out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, t_sizes, NULL);
+    h_tensor_init(&c_in, DML_TENSOR_DATA_TYPE_FLOAT32, 2, t_sizes, NULL);
+    h_tensor_init(&c_out, DML_TENSOR_DATA_TYPE_FLOAT16, 2, t_sizes, NULL);
+    h_tensor_init(&s_in, DML_TENSOR_DATA_TYPE_FLOAT16, 2, t_sizes, NULL);
+    h_tensor_init(&y, DML_TENSOR_DATA_TYPE_FLOAT16, 2, y_sizes, NULL);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &transposed.desc, &t_out.desc, NULL };
+    DML_CAST_OPERATOR_DESC cast = { &c_in.desc, &c_out.desc };
+    DML_SLICE1_OPERATOR_DESC slice = { &s_in.desc, &y.desc, 2, offsets, window, strides };
+    DML_OPERATOR_DESC ods[3] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id }, { DML_OPERATOR_CAST, &cast },
+        { DML_OPERATOR_SLICE1, &slice } };
+    uint32_t steps = 0;
+    DMLCompiledOperator co = compile_chain(3, ods, &steps);
+    ck_assert_msg(steps == 1, "IDENTITY (transpose) -> CAST -> SLICE1 compiled to %u steps, expected 1", steps);
+    DML_BINDING_PROPERTIES p = dmlDispatchableGetBindingProperties(co);
+    ck_assert_uint_eq(p.TemporaryResourceSize, 0);
+
+    float x[24];
+    for (int k = 0; k < 24; ++k)
+        x[k] = (float)(k * 1001) / 7.0f - 1500.0f; /* values that round */
+    (void)x_sizes;
+    uint16_t got[8], expect[8];
+    run_one_in_one_out(co, x, sizeof x, got, sizeof got);
+    for (uint32_t a = 0; a < 2; ++a)
+        for (uint32_t b = 0; b < 4; ++b)
+            ref_cast_element(DML_TENSOR_DATA_TYPE_FLOAT16, &expect[a * 4 + b], DML_TENSOR_DATA_TYPE_FLOAT32,
+                &x[b * 6 + 1 + 2 * a]);
+    ck_assert_msg(memcmp(got, expect, sizeof got) == 0, "fused cast differs from the reference");
+    dmlRelease(co);
+
+    /* Two casts in a row stay two steps: float32 -> float16 -> float32 rounds in between. */
+    h_tensor back;
+    h_tensor_init(&back, DML_TENSOR_DATA_TYPE_FLOAT32, 2, t_sizes, NULL);
+    DML_CAST_OPERATOR_DESC first = { &c_in.desc, &c_out.desc }, second = { &s_in.desc, &back.desc };
+    DML_OPERATOR_DESC two[2] = { { DML_OPERATOR_CAST, &first }, { DML_OPERATOR_CAST, &second } };
+    co = compile_chain(2, two, &steps);
+    ck_assert_msg(steps == 2, "CAST -> CAST compiled to %u steps, expected 2", steps);
+    dmlRelease(co);
+}
+END_TEST
+
 static Suite* graph_suite(void)
 {
     Suite* s = suite_create("graph");
@@ -1345,6 +1400,7 @@ static Suite* graph_suite(void)
     tc = tcase_create("depth_space");
     tcase_add_checked_fixture(tc, setup_debug, teardown_debug);
     tcase_add_test(tc, depth_to_space_between_transpose_and_slice_fuses);
+    tcase_add_test(tc, cast_between_transpose_and_slice_fuses);
     tcase_add_loop_test(tc, depth_to_space_then_space_to_depth_is_identity, 0, 3);
     suite_add_tcase(s, tc);
     return s;

@@ -840,6 +840,52 @@ START_TEST(pad_plans_do_not_compose)
 }
 END_TEST
 
+/* A CAST composes with a plain gather on either side into one CAST whose
+ * types are the cast's; two casts, or a cast whose input element size is
+ * not what the producer wrote, do not. */
+START_TEST(casts_compose_with_gathers)
+{
+    uint32_t sizes[2] = { 4, 6 }, t_sizes[2] = { 6, 4 }, t_strides[2] = { 1, 6 };
+    tensor_spec x, t, f32, f16, f16b, f64;
+    make_tensor(&x, 2, t_sizes, t_strides, DML_TENSOR_DATA_TYPE_FLOAT32); /* x read transposed */
+    make_tensor(&t, 2, t_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+    make_tensor(&f32, 2, t_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT32);
+    make_tensor(&f16, 2, t_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT16);
+    make_tensor(&f16b, 2, t_sizes, t_strides, DML_TENSOR_DATA_TYPE_FLOAT16);
+    make_tensor(&f64, 2, t_sizes, NULL, DML_TENSOR_DATA_TYPE_FLOAT64);
+    (void)sizes;
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC transpose = { &x.desc, &t.desc, NULL };
+    DML_CAST_OPERATOR_DESC to_half = { &f32.desc, &f16.desc }, to_double = { &f16.desc, &f64.desc };
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC half_transpose = { &f16b.desc, &f16.desc, NULL };
+    DML_OPERATOR_DESC o_t = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &transpose }, o_h = { DML_OPERATOR_CAST, &to_half },
+                      o_d = { DML_OPERATOR_CAST, &to_double }, o_ht = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &half_transpose };
+    dml_plan pt, ph, pd, pht, r;
+    ck_assert_int_eq(dml_plan_from_desc(&o_t, &pt), DML_S_OK);
+    ck_assert_int_eq(dml_plan_from_desc(&o_h, &ph), DML_S_OK);
+    ck_assert_int_eq(dml_plan_from_desc(&o_d, &pd), DML_S_OK);
+    ck_assert_int_eq(dml_plan_from_desc(&o_ht, &pht), DML_S_OK);
+    ck_assert_uint_eq(ph.kind, DML_PLAN_CAST);
+    dml_lengths_from from;
+    /* gather -> cast: reads x transposed, converts */
+    ck_assert(dml_plan_compose(&ph, &pt, &r, &from));
+    ck_assert_uint_eq(r.kind, DML_PLAN_CAST);
+    ck_assert_uint_eq(r.data_type, DML_TENSOR_DATA_TYPE_FLOAT16);
+    ck_assert_uint_eq(r.in_data_type, DML_TENSOR_DATA_TYPE_FLOAT32);
+    ck_assert_uint_eq(r.element_size, 2);
+    ck_assert_uint_eq(r.in_element_size, 4);
+    ck_assert_int_eq(r.rank, 2);
+    ck_assert_int_eq(r.in_strides[0] + r.in_strides[1], 7); /* {1, 6} in some order */
+    /* cast -> gather: converts, then the float16 transpose */
+    ck_assert(dml_plan_compose(&pht, &ph, &r, &from));
+    ck_assert_uint_eq(r.kind, DML_PLAN_CAST);
+    ck_assert_uint_eq(r.element_size, 2);
+    ck_assert_uint_eq(r.in_element_size, 4);
+    /* two casts never; a float32 gather feeding a float16 cast's input is a size mismatch */
+    ck_assert(!dml_plan_compose(&pd, &ph, &r, &from));
+    ck_assert(!dml_plan_compose(&pd, &pt, &r, &from));
+}
+END_TEST
+
 static Suite* compose_suite(void)
 {
     Suite* s = suite_create("plan_compose");
@@ -855,6 +901,7 @@ static Suite* compose_suite(void)
     tcase_add_test(tc, unwritten_reads_do_not_compose);
     tcase_add_test(tc, transpose_slice_reverse_composes);
     tcase_add_test(tc, pad_plans_do_not_compose);
+    tcase_add_test(tc, casts_compose_with_gathers);
     tcase_add_test(tc, different_element_sizes_do_not_compose);
     suite_add_tcase(s, tc);
     return s;

@@ -11,6 +11,7 @@ extern const dml_op_entry dml_op_element_wise_identity;
 extern const dml_op_entry dml_op_slice;
 extern const dml_op_entry dml_op_split;
 extern const dml_op_entry dml_op_join;
+extern const dml_op_entry dml_op_cast;
 extern const dml_op_entry dml_op_space_to_depth;
 extern const dml_op_entry dml_op_depth_to_space;
 extern const dml_op_entry dml_op_tile;
@@ -28,6 +29,7 @@ static const dml_op_entry* const table[] = {
     &dml_op_split,
     &dml_op_join,
     &dml_op_padding,
+    &dml_op_cast,
     &dml_op_space_to_depth,
     &dml_op_depth_to_space,
     &dml_op_tile,

@@ -1,0 +1,157 @@
+#include "cpu_cast.h"
+
+#include <string.h>
+
+#include "core/cast.h"
+#include "cpu_simd.h"
+
+/* dst[k * ds] = convert(src[k * ss]) for k < n, strides in elements. */
+typedef void (*cast_row_fn)(unsigned char* dst, int64_t ds, const unsigned char* src, int64_t ss, uint64_t n);
+
+typedef struct cast_rows {
+    cast_row_fn portable, avx2;
+} cast_rows;
+
+/* The eleven types with their sizes, for the pair table below. */
+#define CAST_OUT_TYPES(X, IN, IS) \
+    X(IN, IS, FLOAT32, 4) X(IN, IS, FLOAT16, 2) X(IN, IS, UINT32, 4) X(IN, IS, UINT16, 2) X(IN, IS, UINT8, 1) \
+    X(IN, IS, INT32, 4) X(IN, IS, INT16, 2) X(IN, IS, INT8, 1) X(IN, IS, FLOAT64, 8) X(IN, IS, UINT64, 8)   \
+    X(IN, IS, INT64, 8)
+#define CAST_IN_TYPES(X) \
+    X(FLOAT32, 4) X(FLOAT16, 2) X(UINT32, 4) X(UINT16, 2) X(UINT8, 1) X(INT32, 4) X(INT16, 2) X(INT8, 1) \
+    X(FLOAT64, 8) X(UINT64, 8) X(INT64, 8)
+
+/* One element through locals (buffers are element-aligned, but memcpy keeps
+ * the loop free of alignment and aliasing assumptions at no cost). */
+#define CAST_ONE(IN, IS, OUT, OS, dst, src)                                              \
+    do {                                                                                 \
+        dml_scalar x_, y_;                                                               \
+        memcpy(&x_, (src), IS);                                                          \
+        dml_cast_element(DML_TENSOR_DATA_TYPE_##OUT, &y_, DML_TENSOR_DATA_TYPE_##IN, &x_); \
+        memcpy((dst), &y_, OS);                                                          \
+    } while (0)
+
+/* The contiguous row, compiled for the baseline and for AVX2 (wider
+ * vectors; the conversions are the same integer and IEEE operations). */
+#define CAST_ROW_CONTIGUOUS(IN, IS, OUT, OS, suffix, attribute)                                          \
+    attribute static void cast_row_##IN##_##OUT##_##suffix(unsigned char* dst, int64_t ds,              \
+        const unsigned char* src, int64_t ss, uint64_t n)                                               \
+    {                                                                                                    \
+        if (ds != 1 || ss != 1) {                                                                        \
+            for (uint64_t k = 0; k < n; ++k)                                                             \
+                CAST_ONE(IN, IS, OUT, OS, dst + (int64_t)k * ds * OS, src + (int64_t)k * ss * IS);       \
+            return;                                                                                      \
+        }                                                                                                \
+        for (uint64_t k = 0; k < n; ++k)                                                                 \
+            CAST_ONE(IN, IS, OUT, OS, dst + k * OS, src + k * IS);                                       \
+    }
+
+#if defined(__x86_64__)
+#define CAST_AVX2 __attribute__((target("avx2")))
+#define CAST_PAIR(IN, IS, OUT, OS)                                           \
+    CAST_ROW_CONTIGUOUS(IN, IS, OUT, OS, portable, )                         \
+    CAST_ROW_CONTIGUOUS(IN, IS, OUT, OS, avx2, CAST_AVX2)
+#define CAST_ENTRY(IN, IS, OUT, OS) \
+    [DML_TENSOR_DATA_TYPE_##IN][DML_TENSOR_DATA_TYPE_##OUT] = { cast_row_##IN##_##OUT##_portable, cast_row_##IN##_##OUT##_avx2 },
+#else
+#define CAST_PAIR(IN, IS, OUT, OS) CAST_ROW_CONTIGUOUS(IN, IS, OUT, OS, portable, )
+#define CAST_ENTRY(IN, IS, OUT, OS) \
+    [DML_TENSOR_DATA_TYPE_##IN][DML_TENSOR_DATA_TYPE_##OUT] = { cast_row_##IN##_##OUT##_portable, NULL },
+#endif
+
+#define CAST_PAIRS_OF(IN, IS) CAST_OUT_TYPES(CAST_PAIR, IN, IS)
+#define CAST_ENTRIES_OF(IN, IS) CAST_OUT_TYPES(CAST_ENTRY, IN, IS)
+
+CAST_IN_TYPES(CAST_PAIRS_OF)
+
+#define CAST_TYPE_SLOTS (DML_TENSOR_DATA_TYPE_INT64 + 1)
+static const cast_rows rows_table[CAST_TYPE_SLOTS][CAST_TYPE_SLOTS] = { CAST_IN_TYPES(CAST_ENTRIES_OF) };
+
+static cast_row_fn pick_row(const dml_plan* p)
+{
+    if (p->in_data_type >= CAST_TYPE_SLOTS || p->data_type >= CAST_TYPE_SLOTS)
+        return NULL;
+    const cast_rows* r = &rows_table[p->in_data_type][p->data_type];
+    return r->avx2 && dml_cpu_isa() >= DML_CPU_ISA_AVX2 ? r->avx2 : r->portable;
+}
+
+int dml_cpu_cast_supports(const dml_plan* plan)
+{
+    return pick_row(plan) != NULL;
+}
+
+void dml_cpu_cast_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    cast_row_fn row = pick_row(p);
+    if (!row || begin >= end)
+        return;
+    const unsigned char* in = args->input;
+    unsigned char* out = args->output;
+    const int64_t ie = p->in_element_size, oe = p->element_size;
+    const uint32_t last = p->rank - 1;
+    const uint64_t n = p->sizes[last];
+    /* The outer coordinates of `begin`, and the offsets of its row's element 0. */
+    uint64_t c[DML_PLAN_MAX_RANK], rest = begin / n, j0 = begin % n;
+    int64_t src = p->in_offset, dst = p->out_offset;
+    for (uint32_t d = last; d-- > 0;) {
+        c[d] = rest % p->sizes[d];
+        rest /= p->sizes[d];
+        src += (int64_t)c[d] * p->in_strides[d];
+        dst += (int64_t)c[d] * p->out_strides[d];
+    }
+    const int64_t is = p->in_strides[last], os = p->out_strides[last];
+    for (uint64_t left = end - begin;;) {
+        const uint64_t count = n - j0 < left ? n - j0 : left;
+        row(out + (dst + (int64_t)j0 * os) * oe, os, in + (src + (int64_t)j0 * is) * ie, is, count);
+        left -= count;
+        if (left == 0)
+            return;
+        j0 = 0;
+        for (uint32_t d = last; d-- > 0;) { /* the next row */
+            src += p->in_strides[d];
+            dst += p->out_strides[d];
+            if (++c[d] < p->sizes[d])
+                break;
+            src -= (int64_t)p->sizes[d] * p->in_strides[d];
+            dst -= (int64_t)p->sizes[d] * p->out_strides[d];
+            c[d] = 0;
+        }
+    }
+}
+
+typedef struct cast_split {
+    const dml_plan* plan;
+    const dml_plan_args* args;
+    uint64_t chunk;
+} cast_split;
+
+static void run_chunk(void* context, unsigned task)
+{
+    const cast_split* s = context;
+    uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
+    dml_cpu_cast_range(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
+}
+
+unsigned dml_cpu_cast(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
+    const dml_plan_args* args)
+{
+    const uint64_t count = plan->element_count;
+    unsigned limit = pool ? cpu_pool_threads(pool) : 1;
+    if (max_threads < limit)
+        limit = max_threads ? max_threads : 1;
+    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
+    /* The bytes moved: both tensors' (a conversion costs about a copy's time
+     * per byte on the common pairs). */
+    const uint64_t bytes = count * (plan->element_size + plan->in_element_size);
+    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, limit);
+    if (threads < 2 || count < threads) {
+        dml_cpu_cast_range(plan, args, 0, count);
+        return 1;
+    }
+    cast_split s = { plan, args, (count + threads - 1) / threads };
+    /* Cut at whole rows where that costs little balance, else at 64 elements. */
+    const uint64_t row = plan->sizes[plan->rank - 1], grain = row <= s.chunk / 8 ? row : 64;
+    s.chunk = (s.chunk + grain - 1) / grain * grain;
+    cpu_pool_run(pool, run_chunk, &s, (unsigned)((count + s.chunk - 1) / s.chunk));
+    return threads;
+}
