@@ -42,11 +42,15 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     const uint64_t in_bytes = (c.in.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255;
     const uint64_t len_bytes = c.inputs == 2 ? (c.lengths.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255 : 0;
     const uint64_t out_bytes = c.out.buffer.TotalTensorSizeInBytes;
+    const uint64_t out_padded = (out_bytes + 255) & ~(uint64_t)255;
+    const uint64_t out2_bytes = c.outputs == 2 ? c.out2.buffer.TotalTensorSizeInBytes : 0;
     DMLBuffer buffer;
     DMLOperator op;
     DMLCompiledOperator compiled;
     DMLBindingTable table;
-    check(dmlDeviceCreateBuffer(device, in_bytes + len_bytes + out_bytes, &buffer), "CreateBuffer");
+    check(dmlDeviceCreateBuffer(device, in_bytes + len_bytes + (out2_bytes ? out_padded : 0) + out_bytes + out2_bytes,
+              &buffer),
+        "CreateBuffer");
     dmlSetName(buffer, entry->name);
     /* Input: a byte pattern, written in 16 MiB pieces. */
     {
@@ -70,11 +74,12 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     check(dmlDeviceCreateBindingTable(device, &td, &table), "CreateBindingTable");
     DML_BUFFER_BINDING in[2] = { { buffer, 0, c.in.buffer.TotalTensorSizeInBytes },
         { buffer, in_bytes, c.lengths.buffer.TotalTensorSizeInBytes } };
-    DML_BUFFER_BINDING out = { buffer, in_bytes + len_bytes, out_bytes };
+    DML_BUFFER_BINDING out[2] = { { buffer, in_bytes + len_bytes, out_bytes },
+        { buffer, in_bytes + len_bytes + out_padded, out2_bytes } };
     DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
-    DML_BINDING_DESC out_desc = { DML_BINDING_TYPE_BUFFER, &out };
+    DML_BINDING_DESC out_desc[2] = { { DML_BINDING_TYPE_BUFFER, &out[0] }, { DML_BINDING_TYPE_BUFFER, &out[1] } };
     check(dmlBindingTableBindInputs(table, c.inputs, in_desc), "BindInputs");
-    check(dmlBindingTableBindOutputs(table, 1, &out_desc), "BindOutputs");
+    check(dmlBindingTableBindOutputs(table, c.outputs, out_desc), "BindOutputs");
 
     /* The copy baseline, same traffic: (read + written) / 2 bytes each way.
      * On the CPU its repetitions alternate with the operator's, so both see

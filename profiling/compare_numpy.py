@@ -7,7 +7,9 @@ throughputs dmlbench/numpy (> 1: dml is faster).
   profiling/compare_numpy.py --cpu-table      # the CPU table of profiling/README.md
 
 Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
-operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]). Without
+operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]); join_* is
+np.concatenate(..., out=out), split_* np.split then a copy of each part into
+its own preallocated output (np.split alone returns views). Without
 numpy the dmlbench columns are printed alone (numpy columns n/a).
 """
 import argparse, csv, io, statistics, subprocess, sys, time
@@ -56,28 +58,47 @@ def cases(n, dtype):
     out["transpose"] = (tr.T, (rows, row))
     out["broadcast"] = (np.broadcast_to(np.arange(row, dtype=dtype), (rows, row)), (rows, row))
     if row >= 3 and rows >= 3:
-        # np.pad allocates its result: timed alone, no copy after it
+        # np.pad allocates its result: timed as it is, no copy after it
         image = np.arange((rows - 2) * (row - 2), dtype=dtype).reshape(rows - 2, row - 2)
         for case, mode in (("pad_constant", "constant"), ("pad_edge", "edge"), ("pad_reflect", "reflect"),
                            ("pad_symmetric", "symmetric")):
-            out[case] = (Allocating(lambda image=image, mode=mode: np.pad(image, 1, mode=mode)), (rows, row))
+            out[case] = (WRITES, lambda image=image, mode=mode: np.pad(image, 1, mode=mode))
+    # JOIN / SPLIT: the whole is [R, 1024] (its rows or columns an even count),
+    # the parts its halves; a case writes its own outputs (WRITES).
+    for inner in (True, False):
+        axis, half = (1, row // 2) if inner else (0, rows // 2)
+        if half < 1:
+            continue
+        whole = (rows, 2 * half) if inner else (2 * half, row)
+        part = (rows, half) if inner else (half, row)
+        p0, p1 = np.arange(part[0] * part[1], dtype=dtype).reshape(part), np.ones(part, dtype)
+        dst = np.empty(whole, dtype)
+        suffix = "inner" if inner else "outer"
+        out["join_" + suffix] = (WRITES, lambda p0=p0, p1=p1, dst=dst, axis=axis: np.concatenate([p0, p1], axis, out=dst))
+        x_whole, o0, o1 = np.arange(whole[0] * whole[1], dtype=dtype).reshape(whole), np.empty(part, dtype), np.empty(part, dtype)
+
+        def split_copy(x=x_whole, o0=o0, o1=o1, axis=axis):
+            a, b = np.split(x, 2, axis)
+            np.copyto(o0, a)
+            np.copyto(o1, b)
+        out["split_" + suffix] = (WRITES, split_copy)
     return out
 
 
-class Allocating:
-    """A numpy call that returns a new array (np.pad): timed as it is, without copying the result."""
-    def __init__(self, call):
-        self.call = call
+WRITES = "writes its own outputs"  # a case (WRITES, work): work() does it all
 
 
 def time_numpy(src, shape, dtype, warmup, reps):
-    dst = np.empty(shape, dtype=dtype)
+    if src is WRITES:
+        work = shape
+    else:
+        dst = np.empty(shape, dtype=dtype)
+
+        def work():
+            np.copyto(dst, src() if callable(src) else src)
     samples = []
     for i in range(warmup + reps):
-        if isinstance(src, Allocating):
-            t0 = time.perf_counter(); src.call(); t1 = time.perf_counter()
-        else:
-            t0 = time.perf_counter(); np.copyto(dst, src() if callable(src) else src); t1 = time.perf_counter()
+        t0 = time.perf_counter(); work(); t1 = time.perf_counter()
         if i >= warmup:
             samples.append(t1 - t0)
     return statistics.median(samples)

@@ -58,19 +58,23 @@ typedef struct btensor {
     DML_TENSOR_DESC desc;
 } btensor;
 
-/* One built case: the desc and everything it points to. */
+/* One built case: the desc and everything it points to. JOIN's second input
+ * is `lengths` (of the case's type), SPLIT's second output `out2`. */
 typedef struct built_case {
-    btensor in, lengths, out;
+    btensor in, lengths, out, out2;
     UINT offsets[4], window[4];
     INT slice_strides[4];
     DML_SLICE1_OPERATOR_DESC slice;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
     UINT start_padding[4], end_padding[4];
     DML_PADDING_OPERATOR_DESC padding;
+    DML_JOIN_OPERATOR_DESC join;
+    DML_SPLIT_OPERATOR_DESC split;
+    DML_TENSOR_DESC parts[2];
     DML_OPERATOR_DESC desc;
-    uint32_t inputs;
+    uint32_t inputs, outputs;
     uint64_t bytes_read, bytes_written;
-    uint32_t* lengths_data; /* REVERSE_SUBSEQUENCES: lengths.TotalTensorSizeInBytes bytes */
+    uint32_t* lengths_data; /* REVERSE_SUBSEQUENCES' lengths, JOIN's second input: lengths.TotalTensorSizeInBytes bytes */
 } built_case;
 
 typedef int (*case_builder)(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n);
@@ -83,7 +87,7 @@ typedef struct case_entry {
 
 /* In the order of the table; --case names them. A constant count, for
  * arrays of a flag per case (throughput_cases.c asserts it). */
-#define BENCH_CASE_COUNT 16
+#define BENCH_CASE_COUNT 20
 extern const case_entry bench_cases[];
 
 /* Builds the case for `bytes` of output elements of element_size bytes,

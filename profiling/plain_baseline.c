@@ -77,6 +77,8 @@ void plain_free(plain_bench* b)
 int plain_prepare(plain_bench* b, const built_case* c, unsigned element_size, int repetitions)
 {
     memset(b, 0, sizeof *b);
+    if (c->desc.Type != DML_OPERATOR_SLICE1 && c->desc.Type != DML_OPERATOR_REVERSE_SUBSEQUENCES)
+        return 0; /* JOIN and SPLIT: several tensors, no single plain loop to compare with */
     const uint64_t in_bytes = c->in.buffer.TotalTensorSizeInBytes;
     b->out_bytes = c->out.buffer.TotalTensorSizeInBytes;
     b->in = malloc(in_bytes ? in_bytes : 1);

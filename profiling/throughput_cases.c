@@ -1,7 +1,7 @@
 /*
  * throughput_cases.c — the cases of dmlbench's throughput table (see
- * profiling/README.md): SLICE1 and REVERSE_SUBSEQUENCES descs shaped as
- * hosts use them, each for any element size and output size.
+ * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, JOIN and SPLIT descs
+ * shaped as hosts use them, each for any element size and output size.
  */
 #include "dmlbench.h"
 
@@ -219,6 +219,44 @@ static int case_pad_symmetric(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
 {
     return build_padding(c, t, n, DML_PADDING_MODE_SYMMETRIC);
 }
+/* JOIN of two [R, 512] into [R, 1024] (inner: every output row from both
+ * inputs) or of two [R/2, 1024] into [R, 1024] (outer: each input one
+ * contiguous half); SPLIT the other way. The output (JOIN) or the input
+ * (SPLIT) holds the case's n elements. */
+static int build_join_split(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int inner, int split)
+{
+    UINT row = row_of(n), rows = rows_of(n, row);
+    if ((inner ? row : rows) < 2)
+        return -1;
+    UINT whole[2] = { rows, row }, part[2] = { inner ? rows : rows / 2, inner ? row / 2 : row };
+    whole[inner ? 1 : 0] = 2 * part[inner ? 1 : 0]; /* an odd size loses its last row or column */
+    btensor* parts[2] = { split ? &c->out : &c->in, split ? &c->out2 : &c->lengths };
+    btensor_init(split ? &c->in : &c->out, type, 2, whole, NULL);
+    for (int k = 0; k < 2; ++k) {
+        btensor_init(parts[k], type, 2, part, NULL);
+        c->parts[k] = parts[k]->desc;
+    }
+    if (split) {
+        c->split = (DML_SPLIT_OPERATOR_DESC){ &c->in.desc, 2, c->parts, inner ? 1u : 0u };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SPLIT, &c->split };
+        c->inputs = 1;
+        c->outputs = 2;
+    } else {
+        c->join = (DML_JOIN_OPERATOR_DESC){ 2, c->parts, &c->out.desc, inner ? 1u : 0u };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_JOIN, &c->join };
+        c->inputs = 2;
+        uint64_t words = (c->lengths.buffer.TotalTensorSizeInBytes + 3) / 4;
+        c->lengths_data = calloc(words, 4);
+        for (uint64_t i = 0; i < words; ++i)
+            c->lengths_data[i] = (uint32_t)(i * 2654435761u);
+    }
+    return 0;
+}
+
+static int case_join_inner(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 1, 0); }
+static int case_join_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 0, 0); }
+static int case_split_inner(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 1, 1); }
+static int case_split_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 0, 1); }
 
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
@@ -237,6 +275,10 @@ const case_entry bench_cases[] = {
     { "pad_edge", case_pad_edge, 1 },
     { "pad_reflect", case_pad_reflect, 1 },
     { "pad_symmetric", case_pad_symmetric, 1 },
+    { "join_inner", case_join_inner, 1 },
+    { "join_outer", case_join_outer, 1 },
+    { "split_inner", case_split_inner, 1 },
+    { "split_outer", case_split_outer, 1 },
 };
 _Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
 
@@ -259,10 +301,12 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
         free(c->lengths_data);
         return -1;
     }
+    if (c->outputs == 0)
+        c->outputs = 1;
     uint64_t out_elements = 1;
     for (UINT i = 0; i < c->out.buffer.DimensionCount; ++i)
         out_elements *= c->out.sizes[i];
-    c->bytes_written = out_elements * element_size;
+    c->bytes_written = out_elements * element_size * c->outputs; /* SPLIT's two outputs have one size */
     /* Bytes read: every element the operator loads, once (a broadcast row once). */
     if (entry->build == case_broadcast)
         c->bytes_read = c->in.sizes[1] * (uint64_t)element_size;
@@ -270,7 +314,7 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
         c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
     else
         c->bytes_read = c->bytes_written;
-    if (c->inputs == 2)
-        c->bytes_read += c->lengths.buffer.TotalTensorSizeInBytes;
+    if (c->inputs == 2 && c->desc.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES)
+        c->bytes_read += c->lengths.buffer.TotalTensorSizeInBytes; /* JOIN's inputs are its output's bytes */
     return 0;
 }

@@ -3,6 +3,7 @@ zero-copy (dmlDeviceWrapBuffer over the producer's memory), runs one
 operator on the device where they live, and returns a new tensor of the
 input's framework (from_dlpack over a runtime buffer)."""
 import ctypes
+import operator
 import sys
 import threading
 
@@ -163,6 +164,7 @@ class _Operand:
         self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, self.strides, total, 0)
         self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
         self.view = view  # keeps the producer's memory alive
+        self.base = base - misalignment  # what the buffer wraps
         if total == 0:  # sizes or strides the helper rejects: the runtime will say which
             self.buffer, self.binding = None, _lib.BUFFER_BINDING(None, 0, 0)
         else:
@@ -344,15 +346,56 @@ OPERATOR_ELEMENT_WISE_IDENTITY = 1
 # ---- REVERSE_SUBSEQUENCES ----------------------------------------------------
 
 
+class _Described:
+    """An operand's memory under another description of its elements (the
+    operand's own may have too many dimensions to be wrapped)."""
+
+    def __init__(self, device, operand, sizes, strides):
+        self.type, self.rank, self.view = operand.type, len(sizes), operand.view
+        self.sizes, self.strides = _u32_array(sizes), _u32_array(strides)
+        total = lib.DMLCalcBufferTensorSize(self.type, self.rank, self.sizes, self.strides)
+        self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, self.strides, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.buffer = create(lib.dmlDeviceWrapBuffer, device.handle.value, ctypes.c_void_p(operand.base), total)
+        self.binding = _lib.BUFFER_BINDING(self.buffer.value, 0, total)
+
+
+def _merged(sizes, strides, windows):
+    """The same walk over one dimension fewer, or None: a size-1 dimension
+    dropped, or two neighbours merged where the outer steps exactly over the
+    inner and both are walked whole the same way. Index 0 (the lead) stays."""
+    for d in range(1, len(sizes)):
+        if sizes[d] == 1:
+            return sizes[:d] + sizes[d + 1:], strides[:d] + strides[d + 1:], windows[:d] + windows[d + 1:]
+    for d in range(1, len(sizes) - 1):
+        (o1, w1, s1), (o2, w2, s2) = windows[d], windows[d + 1]
+        if strides[d] == sizes[d + 1] * strides[d + 1] and o1 == o2 == 0 and s1 == s2 and abs(s1) == 1:
+            n = sizes[d] * sizes[d + 1]
+            return (sizes[:d] + [n] + sizes[d + 2:], strides[:d] + [strides[d + 1]] + strides[d + 2:],
+                    windows[:d] + [(0, n, s1)] + windows[d + 2:])
+    return None
+
+
 def _stage(device, stream, operand, view):
     """A packed, aligned copy of a tensor the runtime cannot read in place for
-    REVERSE_SUBSEQUENCES (negative strides, misaligned base), made by SLICE1."""
+    REVERSE_SUBSEQUENCES (negative strides, misaligned base), made by SLICE1.
+    An 8-dimensional tensor with a lead has 9: it is walked over fewer, merged
+    ones (the packed copy is the same bytes)."""
     shape = list(view.shape)
     o, w, s = _window_in_operand(operand, shape, [0] * len(shape), shape, [1] * len(shape), "dml")
-    out = _Output(device, shape, operand.type, lead=operand.lead is not None)
-    desc = _lib.SLICE1_OPERATOR_DESC(ctypes.pointer(operand.tensor), ctypes.pointer(out.tensor), operand.rank,
+    source, out = operand, _Output(device, shape, operand.type, lead=operand.lead is not None)
+    if operand.rank > _lib.MAX_RANK:
+        merged = _merged(list(operand.sizes), list(operand.strides), list(zip(o, w, s)))
+        if merged is None:
+            raise ValueError("dml: an 8-dimensional tensor not aligned to 16 bytes whose dimensions do not merge "
+                             "cannot be described (shape %s, strides %s)" % (view.shape, view.strides))
+        sizes, strides, windows = merged
+        o, w, s = (list(t) for t in zip(*windows))
+        source = _Described(device, operand, sizes, strides)
+        out = _Output(device, w, operand.type)  # every window is whole with stride +-1: w elements each
+    desc = _lib.SLICE1_OPERATOR_DESC(ctypes.pointer(source.tensor), ctypes.pointer(out.tensor), source.rank,
                                      _u32_array(o), _u32_array(w), (ctypes.c_int32 * max(len(s), 1))(*s))
-    _dispatch(device, stream, _lib.OPERATOR_SLICE1, desc, [operand], [out])
+    _dispatch(device, stream, _lib.OPERATOR_SLICE1, desc, [source], [out])
     packed = _Output.__new__(_Output)  # the copy, described without the lead
     packed.shape, packed.rank, packed.sizes = tuple(shape), len(shape), _u32_array(shape)
     packed.type = operand.type
@@ -633,3 +676,136 @@ def pad(x, pad_width, mode="constant", constant_values=0, *, backend=None):
                          value, view.ndim, _u32_array(before), _u32_array(after))
     _dispatch(device, stream, OPERATOR_PADDING1, desc, [data], [out])
     return _result(x, device, out, view.dtype)
+# ---- JOIN / SPLIT ----------------------------------------------------------------
+
+
+class _JoinDesc(ctypes.Structure):
+    _fields_ = [("InputCount", ctypes.c_uint32), ("InputTensors", ctypes.POINTER(_lib.TENSOR_DESC)),
+                ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("Axis", ctypes.c_uint32)]
+
+
+class _SplitDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputCount", ctypes.c_uint32),
+                ("OutputTensors", ctypes.POINTER(_lib.TENSOR_DESC)), ("Axis", ctypes.c_uint32)]
+
+
+OPERATOR_SPLIT = 62
+OPERATOR_JOIN = 63
+
+
+class AxisError(ValueError, IndexError):
+    """An axis out of range: a ValueError and an IndexError, as numpy's AxisError."""
+
+
+def _axis(name, axis, rank):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError("%s: axis must be an integer, not %s" % (name, type(axis).__name__)) from None
+    if not -rank <= axis < rank:
+        raise AxisError("%s: axis %d is out of bounds for array of dimension %d" % (name, axis, rank))
+    return axis % rank
+
+
+def _tensor_array(operands):
+    return (_lib.TENSOR_DESC * len(operands))(*[o.tensor for o in operands])
+
+
+def concat(arrays, axis=0, *, backend=None):
+    """DML_OPERATOR_JOIN with numpy.concatenate's convention: the arrays (a
+    sequence of tensors of one dtype, on one device) joined along axis
+    (negative counts from the end); every other dimension must agree. Arrays
+    with size 0 on axis add nothing; a result with no element is refused (as
+    every operator here). No type promotion: mixed dtypes raise TypeError."""
+    if hasattr(arrays, "__dlpack__"):
+        raise TypeError("dml.concat: expects a sequence of tensors, not one tensor")
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("dml.concat: need at least one array to concatenate")
+    placed = [_placement(x, backend) for x in arrays]
+    device, stream, first = placed[0]
+    if first.ndim == 0:
+        raise ValueError("dml.concat: zero-dimensional arrays cannot be concatenated")
+    axis = _axis("dml.concat", axis, first.ndim)
+    for k, (d, _, view) in enumerate(placed[1:], 1):
+        if d is not device or view.device != first.device:
+            raise ValueError("dml.concat: arrays[%d] is on DLPack device %s, arrays[0] on %s"
+                             % (k, view.device, first.device))
+        if view.ndim != first.ndim:
+            raise ValueError("dml.concat: all the input arrays must have same number of dimensions, but the array "
+                             "at index 0 has %d dimension(s) and the array at index %d has %d dimension(s)"
+                             % (first.ndim, k, view.ndim))
+        for i in range(first.ndim):
+            if i != axis and view.shape[i] != first.shape[i]:
+                raise ValueError("dml.concat: all the input array dimensions except for the concatenation axis "
+                                 "must match exactly, but along dimension %d, the array at index 0 has size %d "
+                                 "and the array at index %d has size %d" % (i, first.shape[i], k, view.shape[i]))
+        if view.dtype != first.dtype:
+            raise TypeError("dml.concat: arrays[%d] has DLPack dtype %s, arrays[0] %s (no type promotion)"
+                            % (k, view.dtype, first.dtype))
+    shape = list(first.shape)
+    shape[axis] = sum(view.shape[axis] for _, _, view in placed)
+    if shape[axis] > 0xFFFFFFFF:
+        raise ValueError("dml.concat: dimension %d would have %d elements, more than 2^32 - 1" % (axis, shape[axis]))
+    # DirectML's parts have a non-zero size on the axis: empty ones are left out.
+    views = [view for _, _, view in placed if view.shape[axis] or shape[axis] == 0]
+    parts = [_readable(device, stream, view) for view in views]  # JOIN cannot walk backwards: packed copies
+    out = _Output(device, shape, parts[0].type)
+    desc = _JoinDesc(len(parts), _tensor_array(parts), ctypes.pointer(out.tensor), axis)
+    _dispatch(device, stream, OPERATOR_JOIN, desc, parts, [out])
+    return _result(arrays[0], device, out, first.dtype)
+
+
+concatenate = concat
+
+
+def _split_bounds(n, indices_or_sections):
+    """[(start, stop)] of each part along an axis of n elements, numpy.split's
+    way: a section count that must divide n, or split indices read as Python
+    slice bounds (negative from the end, clamped to [0, n])."""
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("dml.split: number sections must be larger than 0")
+        if n % sections:
+            raise ValueError("dml.split: array split does not result in an equal division (%d elements into %d "
+                             "sections)" % (n, sections))
+        step = n // sections
+        return [(k * step, (k + 1) * step) for k in range(sections)]
+    def clamped(i):
+        i = operator.index(i)
+        return min(max(i + n if i < 0 else i, 0), n)
+
+    points = [0] + [clamped(i) for i in indices_or_sections] + [n]
+    for k in range(1, len(points) - 1):
+        if points[k] < points[k - 1]:
+            # numpy returns overlapping parts then; SPLIT partitions the axis.
+            raise ValueError("dml.split: split index %d (position %d on the axis) is below the one before it (%d); "
+                             "the indices must not decrease" % (k - 1, points[k], points[k - 1]))
+    return list(zip(points[:-1], points[1:]))
+
+
+def split(x, indices_or_sections, axis=0, *, backend=None):  # noqa: A001
+    """DML_OPERATOR_SPLIT with numpy.split's convention: a list of tensors of
+    x's framework. indices_or_sections: N, the number of equal parts (it must
+    divide x.shape[axis]), or the indices where the parts start (sorted;
+    negative counts from the end; an empty part comes back as an empty
+    tensor). axis may be negative."""
+    device, stream, view = _placement(x, backend)
+    if view.ndim == 0:
+        raise ValueError("dml.split: zero-dimensional arrays cannot be split")
+    axis = _axis("dml.split", axis, view.ndim)
+    bounds = _split_bounds(view.shape[axis], indices_or_sections)
+    data = _readable(device, stream, view)  # SPLIT cannot walk backwards: negative strides get a packed copy
+    outs = []
+    for start, stop in bounds:
+        shape = list(view.shape)
+        shape[axis] = stop - start
+        outs.append(_Output(device, shape, data.type))
+    # DirectML's parts have a non-zero size on the axis: empty ones are made here, not by SPLIT.
+    parts = [o for o in outs if o.shape[axis]]
+    desc = _SplitDesc(ctypes.pointer(data.tensor), len(parts), _tensor_array(parts), axis)
+    _dispatch(device, stream, OPERATOR_SPLIT, desc, [data], parts)
+    return [_result(x, device, o, view.dtype) for o in outs]

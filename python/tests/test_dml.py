@@ -461,6 +461,135 @@ class Errors(unittest.TestCase):
         np.testing.assert_array_equal(x, before)
 
 
+class JoinSplit(unittest.TestCase):
+    """dml.concat / dml.split against numpy.concatenate / numpy.split."""
+
+    def test_documented_examples(self):
+        a = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+        b = np.arange(7, 15, dtype=np.float32).reshape(1, 1, 2, 4)
+        x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
+        for backend in BACKENDS:
+            # JOIN's example 1 and SPLIT's examples 1 and 2.
+            np.testing.assert_array_equal(dml.concat([a, b], axis=3, backend=backend),
+                                          [[[[1, 2, 3, 7, 8, 9, 10], [4, 5, 6, 11, 12, 13, 14]]]])
+            parts = dml.split(x, [2, 3], axis=2, backend=backend)
+            self.assertEqual([p.shape for p in parts], [(1, 1, 2, 2), (1, 1, 1, 2), (1, 1, 3, 2)])
+            np.testing.assert_array_equal(np.concatenate([p.reshape(-1) for p in parts]), np.arange(1, 13))
+            left, right = dml.split(x, 2, axis=-1, backend=backend)
+            np.testing.assert_array_equal(left.reshape(-1), [1, 3, 5, 7, 9, 11])
+            np.testing.assert_array_equal(right.reshape(-1), [2, 4, 6, 8, 10, 12])
+            self.assertIs(dml.concatenate, dml.concat)
+
+    def test_concat_random(self):
+        """Every dtype, ranks 1-8, 1-5 arrays with their own size on the axis
+        (some 0: they add nothing), views with negative, broadcast and padded
+        strides and misaligned bases, negative axes."""
+        rng = np.random.default_rng(SEED + 11)
+        for i in range(120):
+            shape = random_shape(rng, max_rank=1 + i % 8, max_elements=120)
+            dtype = DTYPES[i % len(DTYPES)]
+            axis = int(rng.integers(-len(shape), len(shape)))
+            arrays = []
+            for k in range(int(rng.integers(1, 6))):
+                part = list(shape)
+                part[axis] = int(rng.choice([0, 1, 2, 3])) if k else int(rng.integers(1, 4))
+                arrays.append(random_view(rng, part, dtype) if part[axis] else np.zeros(part, dtype))
+            want = np.concatenate(arrays, axis=axis)
+            for backend in BACKENDS:
+                got = dml.concat(arrays if i % 2 else tuple(arrays), axis=axis, backend=backend)
+                assert_same(self, got, want, "case %d %s axis %d shapes %s strides %s on %s"
+                            % (i, np.dtype(dtype), axis, [a.shape for a in arrays], [a.strides for a in arrays],
+                               backend))
+
+    def test_split_random(self):
+        """Every dtype, ranks 1-8, a section count or split indices (negative,
+        past the end, repeated: empty parts), non-contiguous views, negative axes."""
+        rng = np.random.default_rng(SEED + 12)
+        for i in range(120):
+            shape = random_shape(rng, max_rank=1 + i % 8, max_elements=120)
+            dtype = DTYPES[(i * 5) % len(DTYPES)]
+            axis = int(rng.integers(-len(shape), len(shape)))
+            x = random_view(rng, shape, dtype)
+            n = shape[axis]
+            if i % 3 == 0:
+                sections = [d for d in range(1, n + 1) if n % d == 0]
+                how = int(rng.choice(sections))
+            else:
+                # Positions 0..n, not decreasing, each written as numpy reads it:
+                # as is, from the end (negative) or out of range (clamped).
+                points = sorted(int(v) for v in rng.integers(0, n + 1, int(rng.integers(0, 4))))
+                how = []
+                for p in points:
+                    form = int(rng.integers(0, 3))
+                    if form == 1 and p < n:
+                        p -= n
+                    elif form == 2 and p in (0, n):
+                        p = -n - 2 if p == 0 else n + 3
+                    how.append(p)
+                if i % 4 == 1:
+                    how = np.array(how, dtype=np.int64)
+            want = np.split(x, how, axis=axis)
+            for backend in BACKENDS:
+                got = dml.split(x, how, axis=axis, backend=backend)
+                what = "case %d %s %s %s axis %d split %s on %s" % (i, x.dtype, x.shape, x.strides, axis, how, backend)
+                self.assertEqual(len(got), len(want), what)
+                for g, w in zip(got, want):
+                    assert_same(self, g, w, what)
+
+    def test_round_trip_rank_8(self):
+        x = np.arange(3 * 2**7, dtype=np.int64).reshape([2, 2, 2, 3, 2, 2, 2, 2])[..., ::-1]
+        for backend in BACKENDS:
+            parts = dml.split(x, 3, axis=3, backend=backend)
+            assert_same(self, dml.concat(parts, axis=3, backend=backend), x, "rank 8 round trip on " + backend)
+        # 8-D and off the 16-byte alignment: 9 dimensions with the lead, so the
+        # packed copy walks merged ones; when none merge, a clear refusal.
+        y = np.arange(2**8 + 1, dtype=np.int8)[1:].reshape([2] * 8)
+        z = np.zeros([4] * 8, np.int8)[(slice(1, 3),) * 8]
+        for backend in BACKENDS:
+            assert_same(self, dml.concat([y, y[..., ::-1]], axis=-1, backend=backend),
+                        np.concatenate([y, y[..., ::-1]], axis=-1), "misaligned rank 8 on " + backend)
+            for got, want in zip(dml.split(y, 2, axis=0, backend=backend), np.split(y, 2, axis=0)):
+                assert_same(self, got, want, "misaligned rank 8 split on " + backend)
+            with self.assertRaisesRegex(ValueError, "dimensions do not merge"):
+                dml.concat([z, z], backend=backend)
+
+    def test_errors(self):
+        x = np.zeros((2, 3), np.float32)
+        cases = [  # (what numpy refuses with ValueError, the dml call, the message)
+            (lambda: np.split(x, 2, axis=1), lambda: dml.split(x, 2, axis=1), "does not result in an equal division"),
+            (lambda: np.concatenate([x, np.zeros((3, 3), np.float32)], axis=1),
+             lambda: dml.concat([x, np.zeros((3, 3), np.float32)], axis=1),
+             "along dimension 0, the array at index 0 has size 2 and the array at index 1 has size 3"),
+            (lambda: np.concatenate([x, np.zeros(3, np.float32)]), lambda: dml.concat([x, np.zeros(3, np.float32)]),
+             "array at index 0 has 2 dimension\\(s\\) and the array at index 1 has 1 dimension\\(s\\)"),
+            (lambda: np.concatenate([]), lambda: dml.concat([]), "need at least one array"),
+            (lambda: np.concatenate([np.float32(1)]), lambda: dml.concat([np.array(1.0)]), "zero-dimensional"),
+            (lambda: np.concatenate([x], axis=2), lambda: dml.concat([x], axis=2),
+             "axis 2 is out of bounds for array of dimension 2"),
+        ]
+        for numpy_call, dml_call, message in cases:
+            with self.assertRaises(ValueError):
+                numpy_call()
+            with self.assertRaisesRegex(ValueError, message):
+                dml_call()
+        with self.assertRaises(IndexError):  # dml.AxisError is both, as numpy's
+            dml.concat([x], axis=-3)
+        with self.assertRaisesRegex(dml.AxisError, "axis -3 is out of bounds"):  # numpy: an IndexError
+            dml.split(x, [1], axis=-3)
+        with self.assertRaisesRegex(ValueError, "must be larger than 0"):
+            dml.split(x, 0)
+        with self.assertRaisesRegex(ValueError, "must not decrease"):
+            dml.split(x, [2, 1], axis=1)
+        with self.assertRaisesRegex(TypeError, "no type promotion"):
+            dml.concat([x, x.astype(np.float64)])
+        with self.assertRaisesRegex(TypeError, "a sequence of tensors"):
+            dml.concat(x)
+        with self.assertRaisesRegex(ValueError, "empty tensors"):
+            dml.concat([np.zeros((2, 0), np.float32)] * 2, axis=1)
+        with self.assertRaisesRegex(TypeError, "axis must be an integer"):
+            dml.split(x, 2, axis=1.0)
+
+
 class Versions(unittest.TestCase):
     """dml.version() is the loaded runtime's dmlGetVersion: its release, its
     ABI (the one the package's declarations follow, or a later minor), and the

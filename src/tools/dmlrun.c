@@ -53,31 +53,47 @@ static void* tensor_element(host_tensor* t, uint64_t index)
     return t->data + index * dml_data_type_size(t->type);
 }
 
-void host_tensor_fill(host_tensor* t, const char* text, const char* option)
+void host_tensors_fill(host_tensor* tensors, uint32_t count, const char* text, const char* option)
 {
+    uint64_t total = 0; /* each tensor's count fits in memory: no overflow */
+    for (uint32_t k = 0; k < count; k++)
+        total += tensors[k].count;
     if (!text) {
-        for (uint64_t i = 0; i < t->count; i++)
-            tool_store_index(t->type, i + 1, tensor_element(t, i));
+        uint64_t value = 1;
+        for (uint32_t k = 0; k < count; k++)
+            for (uint64_t i = 0; i < tensors[k].count; i++)
+                tool_store_index(tensors[k].type, value++, tensor_element(&tensors[k], i));
         return;
     }
     char* copy = strdup(text);
     if (!copy)
         tool_fail("out of memory");
-    uint64_t n = 0;
+    uint64_t n = 0, i = 0; /* n values so far; the next goes to tensors[k]'s element i */
+    uint32_t k = 0;
     char* cursor = NULL;
     for (char* item = strtok_r(copy, ",", &cursor); item; item = strtok_r(NULL, ",", &cursor)) {
-        bool ok = n < t->count && tool_parse_element(t->type, item, tensor_element(t, n));
-        if (!ok && n < t->count) {
+        while (k < count && i == tensors[k].count) {
+            k++;
+            i = 0;
+        }
+        if (k < count && !tool_parse_element(tensors[k].type, item, tensor_element(&tensors[k], i))) {
             fprintf(stderr, "%s: %s: '%s' is not a valid %s value\n", tool_name, option, item,
-                dml_data_type_short_name(t->type));
+                dml_data_type_short_name(tensors[k].type));
             free(copy);
             exit(TOOL_EXIT_FAILURE);
         }
+        i++;
         n++;
     }
     free(copy);
-    if (n != t->count)
-        tool_fail("%s: %" PRIu64 " values given, expected %" PRIu64 " (the product of the sizes)", option, n, t->count);
+    if (n != total)
+        tool_fail("%s: %" PRIu64 " values given, expected %" PRIu64 " (the product of the sizes%s)", option, n, total,
+            count > 1 ? ", summed over the tensors" : "");
+}
+
+void host_tensor_fill(host_tensor* t, const char* text, const char* option)
+{
+    host_tensors_fill(t, 1, text, option);
 }
 
 void host_tensor_print(const char* title, const host_tensor* t)
@@ -106,9 +122,10 @@ static DML_BINDING_DESC buffer_binding(DML_BUFFER_BINDING* binding, DMLBuffer bu
 }
 
 /* Creates, compiles, initializes and dispatches op with the given inputs
- * (in the desc's binding order), then reads the result into output->data. */
+ * and outputs (in the desc's binding order), then reads the results into
+ * the outputs' data. */
 static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_tensor* inputs,
-    uint32_t input_count, host_tensor* output)
+    uint32_t input_count, host_tensor* outputs, uint32_t output_count)
 {
     DMLOperator op = NULL;
     DMLCompiledOperator compiled = NULL;
@@ -157,15 +174,19 @@ static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_t
         buffers[i] = upload(dev, &inputs[i]);
         input_descs[i] = buffer_binding(&bindings[i], buffers[i], inputs[i].buffer_desc.TotalTensorSizeInBytes);
     }
-    uint64_t output_bytes = output->buffer_desc.TotalTensorSizeInBytes;
-    DMLBuffer output_buffer = upload(dev, output); /* zeros: untouched bytes read back as 0 */
-    DML_BUFFER_BINDING output_binding;
-    DML_BINDING_DESC output_desc = buffer_binding(&output_binding, output_buffer, output_bytes);
+    DMLBuffer output_buffers[DMLRUN_MAX_OUTPUTS] = { NULL };
+    DML_BUFFER_BINDING output_bindings[DMLRUN_MAX_OUTPUTS];
+    DML_BINDING_DESC output_descs[DMLRUN_MAX_OUTPUTS];
+    for (uint32_t i = 0; i < output_count; i++) {
+        output_buffers[i] = upload(dev, &outputs[i]); /* zeros: untouched bytes read back as 0 */
+        output_descs[i] = buffer_binding(&output_bindings[i], output_buffers[i],
+            outputs[i].buffer_desc.TotalTensorSizeInBytes);
+    }
 
     table_desc.Dispatchable = compiled;
     tool_check(dmlBindingTableReset(table, &table_desc), "dmlBindingTableReset");
     tool_check(dmlBindingTableBindInputs(table, input_count, input_descs), "dmlBindingTableBindInputs");
-    tool_check(dmlBindingTableBindOutputs(table, 1, &output_desc), "dmlBindingTableBindOutputs");
+    tool_check(dmlBindingTableBindOutputs(table, output_count, output_descs), "dmlBindingTableBindOutputs");
     if (exec_props.TemporaryResourceSize)
         tool_check(dmlBindingTableBindTemporaryResource(table, &temporary_desc), "dmlBindingTableBindTemporaryResource");
     if (persistent)
@@ -173,10 +194,11 @@ static void run_operator(tool_device* dev, const DML_OPERATOR_DESC* desc, host_t
     tool_check(dmlCommandRecorderRecordDispatch(dev->recorder, dev->queue, compiled, table),
         "dmlCommandRecorderRecordDispatch");
     /* ReadBuffer runs after the dispatch recorded on the same queue. */
-    tool_check(dmlCommandQueueReadBuffer(dev->queue, output_buffer, 0, output->data, output_bytes),
-        "dmlCommandQueueReadBuffer");
-
-    dmlRelease(output_buffer);
+    for (uint32_t i = 0; i < output_count; i++) {
+        tool_check(dmlCommandQueueReadBuffer(dev->queue, output_buffers[i], 0, outputs[i].data,
+            outputs[i].buffer_desc.TotalTensorSizeInBytes), "dmlCommandQueueReadBuffer");
+        dmlRelease(output_buffers[i]);
+    }
     for (uint32_t i = 0; i < input_count; i++)
         dmlRelease(buffers[i]);
     dmlRelease(persistent);
@@ -218,10 +240,31 @@ host_tensor* dmlrun_add_input(dmlrun_call* call, const char* title, DML_TENSOR_D
     return t;
 }
 
+host_tensor* dmlrun_add_output(dmlrun_call* call, const char* title, DML_TENSOR_DATA_TYPE type, uint32_t rank,
+    const uint32_t* sizes)
+{
+    if (call->output_count == DMLRUN_MAX_OUTPUTS)
+        tool_fail("internal error: more than %d outputs", DMLRUN_MAX_OUTPUTS);
+    host_tensor* t = &call->outputs[call->output_count];
+    call->output_titles[call->output_count++] = title;
+    host_tensor_init(t, type, rank, sizes);
+    return t;
+}
+
 host_tensor* dmlrun_set_output(dmlrun_call* call, DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes)
 {
-    host_tensor_init(&call->output, type, rank, sizes);
-    return &call->output;
+    return dmlrun_add_output(call, "output", type, rank, sizes);
+}
+
+const char* dmlrun_part_title(bool output, uint32_t k)
+{
+    static const char* const inputs[] = { "input 0", "input 1", "input 2", "input 3", "input 4", "input 5",
+        "input 6", "input 7" };
+    static const char* const outputs[] = { "output 0", "output 1", "output 2", "output 3", "output 4", "output 5",
+        "output 6", "output 7" };
+    if (k >= 8)
+        tool_fail("internal error: part %" PRIu32 " has no title", k);
+    return output ? outputs[k] : inputs[k];
 }
 
 void dmlrun_print_u(const char* name, uint32_t rank, const uint32_t* values)
@@ -239,26 +282,33 @@ void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values)
     printf("}\n");
 }
 
-/* Runs the request on dev, prints input(s) and output; returns the output
- * (caller frees) so examples can check it. */
-static host_tensor run_request(tool_device* dev, const dmlrun_args* a)
+static void call_free(dmlrun_call* call)
 {
-    dmlrun_call call;
-    memset(&call, 0, sizeof call);
-    host_tensor* input = dmlrun_add_input(&call, "input", a->type, a->rank, a->sizes);
-    host_tensor_fill(input, a->input, "--input");
+    for (uint32_t i = 0; i < call->input_count; i++)
+        host_tensor_free(&call->tensors[i]);
+    for (uint32_t i = 0; i < call->output_count; i++)
+        host_tensor_free(&call->outputs[i]);
+    free(call->desc_storage);
+}
+
+/* Runs the request on dev and prints inputs and outputs; call keeps the
+ * outputs (call_free) so examples can check them. */
+static void run_request(tool_device* dev, const dmlrun_args* a, dmlrun_call* call)
+{
+    memset(call, 0, sizeof *call);
+    if (!a->op->own_inputs) {
+        host_tensor* input = dmlrun_add_input(call, "input", a->type, a->rank, a->sizes);
+        host_tensor_fill(input, a->input, "--input");
+    }
 
     printf("operator %s\n", a->op->title);
-    a->op->build(a, &call);
+    a->op->build(a, call);
 
-    for (uint32_t i = 0; i < call.input_count; i++)
-        host_tensor_print(call.titles[i], &call.tensors[i]);
-    run_operator(dev, &call.desc, call.tensors, call.input_count, &call.output);
-    host_tensor_print("output", &call.output);
-    for (uint32_t i = 0; i < call.input_count; i++)
-        host_tensor_free(&call.tensors[i]);
-    free(call.desc_storage);
-    return call.output;
+    for (uint32_t i = 0; i < call->input_count; i++)
+        host_tensor_print(call->titles[i], &call->tensors[i]);
+    run_operator(dev, &call->desc, call->tensors, call->input_count, call->outputs, call->output_count);
+    for (uint32_t i = 0; i < call->output_count; i++)
+        host_tensor_print(call->output_titles[i], &call->outputs[i]);
 }
 
 /* ---- Command line -------------------------------------------------------- */
@@ -366,6 +416,9 @@ static void parse_value(dmlrun_args* a, const dmlrun_option* option, const char*
     case DMLRUN_VALUES:
     case DMLRUN_WORD:
         v->text = text;
+        break;
+    case DMLRUN_COUNTS:
+        v->count = parse_list(option->name, text, false, v->u); /* at most DMLRUN_MAX_COUNTS */
         break;
     }
     v->given = true;
@@ -519,18 +572,27 @@ static int run_examples(tool_device* dev)
             char words[512];
             example_args(op, e, &a, words, sizeof words);
             printf("== %s\n", e->title);
-            host_tensor output = run_request(dev, &a);
-            host_tensor expected;
-            host_tensor_init(&expected, DML_TENSOR_DATA_TYPE_FLOAT32, output.rank, output.sizes);
-            host_tensor_fill(&expected, e->expected, "expected");
-            host_tensor_print("expected", &expected);
-            bool match = output.type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
-                memcmp(expected.data, output.data, output.count * sizeof(float)) == 0;
+            dmlrun_call call;
+            run_request(dev, &a, &call);
+            host_tensor expected[DMLRUN_MAX_OUTPUTS];
+            for (uint32_t i = 0; i < call.output_count; i++)
+                host_tensor_init(&expected[i], DML_TENSOR_DATA_TYPE_FLOAT32, call.outputs[i].rank,
+                    call.outputs[i].sizes);
+            host_tensors_fill(expected, call.output_count, e->expected, "expected");
+            bool match = true;
+            for (uint32_t i = 0; i < call.output_count; i++) {
+                char title[32];
+                snprintf(title, sizeof title, "expected%s%s", call.output_count > 1 ? " " : "",
+                    call.output_count > 1 ? call.output_titles[i] : "");
+                host_tensor_print(title, &expected[i]);
+                match &= call.outputs[i].type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
+                    memcmp(expected[i].data, call.outputs[i].data, expected[i].count * sizeof(float)) == 0;
+                host_tensor_free(&expected[i]);
+            }
             printf("%s\n\n", match ? "OK" : "MISMATCH");
             total++;
             failures += !match;
-            host_tensor_free(&expected);
-            host_tensor_free(&output);
+            call_free(&call);
         }
     }
     printf("%d of %d examples passed on backend %s\n", total - failures, total, dev->backend);
@@ -555,8 +617,9 @@ int main(int argc, char** argv)
     if (c.examples) {
         status = run_examples(&dev);
     } else {
-        host_tensor output = run_request(&dev, &c.args);
-        host_tensor_free(&output);
+        dmlrun_call call;
+        run_request(&dev, &c.args, &call);
+        call_free(&call);
     }
     tool_device_close(&dev);
     return status;

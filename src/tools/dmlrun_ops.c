@@ -279,6 +279,105 @@ static const dmlrun_op space_to_depth = {
     .examples = space_to_depth_examples,
 };
 
+/* ---- JOIN / SPLIT ---------------------------------------------------------- */
+
+/* Both take the whole tensor's sizes (JOIN's output, SPLIT's input) in
+ * --sizes and the parts' sizes on the axis in --axis-sizes: part k is the
+ * whole with --axis-sizes[k] on the axis. The sum is the runtime's to check. */
+static void join_split_check(const dmlrun_args* a)
+{
+    uint32_t axis = dmlrun_value_of(a, "--axis")->u[0];
+    if (axis >= a->rank)
+        tool_fail("--axis %" PRIu32 " is not below the dimension count %" PRIu32, axis, a->rank);
+}
+
+/* The desc and the array of part descs it points to, in one allocation. */
+typedef struct join_split_storage {
+    union {
+        DML_JOIN_OPERATOR_DESC join;
+        DML_SPLIT_OPERATOR_DESC split;
+    } desc; /* first: dmlrun_desc's pointer is the desc's */
+    DML_TENSOR_DESC parts[DMLRUN_MAX_COUNTS];
+} join_split_storage;
+
+static void join_split_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    const bool is_split = a->op->name[0] == 's';
+    const uint32_t axis = dmlrun_value_of(a, "--axis")->u[0];
+    const dmlrun_value* axis_sizes = dmlrun_value_of(a, "--axis-sizes");
+    join_split_storage* storage = dmlrun_desc(call, is_split ? DML_OPERATOR_SPLIT : DML_OPERATOR_JOIN,
+        sizeof *storage);
+    uint32_t part_sizes[DMLRUN_MAX_RANK];
+    memcpy(part_sizes, a->sizes, sizeof part_sizes);
+    for (uint32_t k = 0; k < axis_sizes->count; k++) {
+        part_sizes[axis] = axis_sizes->u[k];
+        host_tensor* part = is_split
+            ? dmlrun_add_output(call, dmlrun_part_title(true, k), a->type, a->rank, part_sizes)
+            : dmlrun_add_input(call, dmlrun_part_title(false, k), a->type, a->rank, part_sizes);
+        storage->parts[k] = part->desc;
+    }
+    if (is_split) {
+        storage->desc.split = (DML_SPLIT_OPERATOR_DESC){ &call->tensors[0].desc, axis_sizes->count, storage->parts,
+            axis };
+    } else {
+        host_tensors_fill(call->tensors, call->input_count, a->input, "--input");
+        host_tensor* output = dmlrun_set_output(call, a->type, a->rank, a->sizes);
+        storage->desc.join = (DML_JOIN_OPERATOR_DESC){ axis_sizes->count, storage->parts, &output->desc, axis };
+    }
+    printf("  %s %" PRIu32 "\n", is_split ? "OutputCount" : "InputCount", axis_sizes->count);
+    printf("  Axis %" PRIu32 "\n", axis);
+}
+
+static const dmlrun_example join_examples[] = {
+    { "JOIN example 1: {1,1,2,3} and {1,1,2,4} on axis 3", "--sizes 1,1,2,7 --axis 3 --axis-sizes 3,4",
+        "1,2,3,7,8,9,10,4,5,6,11,12,13,14" },
+    { "JOIN example 2: three {1,1,2,2} on axis 1", "--sizes 1,3,2,2 --axis 1 --axis-sizes 1,1,1",
+        "1,2,3,4,5,6,7,8,9,10,11,12" },
+    { "JOIN example 2: three {1,1,2,2} on axis 2", "--sizes 1,1,6,2 --axis 2 --axis-sizes 2,2,2",
+        "1,2,3,4,5,6,7,8,9,10,11,12" },
+    { "JOIN example 2: three {1,1,2,2} on axis 3", "--sizes 1,1,2,6 --axis 3 --axis-sizes 2,2,2",
+        "1,2,5,6,9,10,3,4,7,8,11,12" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_example split_examples[] = {
+    { "SPLIT example 1: {1,1,6,2} on axis 2 into 2, 1 and 3", "--sizes 1,1,6,2 --axis 2 --axis-sizes 2,1,3",
+        "1,2,3,4,5,6,7,8,9,10,11,12" },
+    { "SPLIT example 2: {1,1,6,2} on axis 3 into 1 and 1", "--sizes 1,1,6,2 --axis 3 --axis-sizes 1,1",
+        "1,3,5,7,9,11,2,4,6,8,10,12" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op join = {
+    .name = "join",
+    .title = "JOIN",
+    .usage = "--sizes S --axis A --axis-sizes a0,a1,...",
+    .notes = "S: the output's sizes; input k is S with a_k on axis A (sum a_k = S[A]), up to 8 inputs;\n"
+             "          they hold 1..N continued from one to the next (--input: all their values, in order)",
+    .options = {
+        { "--axis", DMLRUN_ONE, true },
+        { "--axis-sizes", DMLRUN_COUNTS, true },
+    },
+    .own_inputs = true,
+    .check = join_split_check,
+    .build = join_split_build,
+    .examples = join_examples,
+};
+
+static const dmlrun_op split = {
+    .name = "split",
+    .title = "SPLIT",
+    .usage = "--sizes S --axis A --axis-sizes a0,a1,...",
+    .notes = "S: the input's sizes; output k is S with a_k on axis A (sum a_k = S[A]); up to 8 outputs",
+    .options = {
+        { "--axis", DMLRUN_ONE, true },
+        { "--axis-sizes", DMLRUN_COUNTS, true },
+    },
+    .check = join_split_check,
+    .build = join_split_build,
+    .examples = split_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -289,6 +388,8 @@ const dmlrun_op* const dmlrun_ops[] = {
     &tile,
     &depth_to_space,
     &space_to_depth,
+    &join,
+    &split,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];

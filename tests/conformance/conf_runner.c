@@ -74,24 +74,35 @@ static DML_BINDING_DESC buffer_binding(DML_BUFFER_BINDING* bb, DMLBuffer b, uint
     return bd;
 }
 
-#define MAX_IN 4
+#define MAX_IN OTD_MAX_PARTS
+#define MAX_OUT OTD_MAX_PARTS
 
 DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
                     const void* const* inputs, const uint64_t* input_bytes,
                     const uint64_t* input_total, uint64_t output_total, void* output,
                     uint64_t output_bytes)
 {
+    return conf_run_outputs(d, desc, input_count, inputs, input_bytes, input_total, 1, &output_total, &output,
+                            &output_bytes);
+}
+
+DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                            const void* const* inputs, const uint64_t* input_bytes,
+                            const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
+                            void* const* outputs, const uint64_t* output_bytes)
+{
     DML_RESULT r = DML_S_OK;
     DMLOperator op = NULL;
     DMLCompiledOperator compiled = NULL;
     DMLOperatorInitializer init = NULL;
     DMLBindingTable init_table = NULL, table = NULL;
-    DMLBuffer in_buf[MAX_IN] = { NULL }, out_buf = NULL, persistent = NULL, temp = NULL,
+    DMLBuffer in_buf[MAX_IN] = { NULL }, out_buf[MAX_OUT] = { NULL }, persistent = NULL, temp = NULL,
               init_temp = NULL;
-    DML_BUFFER_BINDING bb[MAX_IN + 1];
-    DML_BINDING_DESC bd[MAX_IN + 1];
+    DML_BUFFER_BINDING bb[MAX_IN + MAX_OUT];
+    DML_BINDING_DESC bd[MAX_IN + MAX_OUT];
+    uint64_t out_total[MAX_OUT];
     d->message[0] = '\0';
-    if (input_count > MAX_IN)
+    if (input_count > MAX_IN || output_count > MAX_OUT)
         return DML_E_INVALIDARG;
 
     STEP("dmlDeviceCreateOperator", dmlDeviceCreateOperator(d->device, desc, &op));
@@ -120,8 +131,10 @@ DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t inpu
                  dmlCommandQueueWriteBuffer(d->queue, in_buf[i], 0, inputs[i], total));
         }
     }
-    uint64_t out_total = output_total > output_bytes ? output_total : output_bytes;
-    STEP("dmlDeviceCreateBuffer(output)", dmlDeviceCreateBuffer(d->device, out_total, &out_buf));
+    for (uint32_t i = 0; i < output_count; ++i) {
+        out_total[i] = output_total[i] > output_bytes[i] ? output_total[i] : output_bytes[i];
+        STEP("dmlDeviceCreateBuffer(output)", dmlDeviceCreateBuffer(d->device, out_total[i], &out_buf[i]));
+    }
     if (ep.PersistentResourceSize)
         STEP("dmlDeviceCreateBuffer(persistent)",
              dmlDeviceCreateBuffer(d->device, ep.PersistentResourceSize, &persistent));
@@ -154,8 +167,9 @@ DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t inpu
         bd[i] = buffer_binding(&bb[i], in_buf[i], total);
     }
     STEP("dmlBindingTableBindInputs", dmlBindingTableBindInputs(table, input_count, bd));
-    bd[MAX_IN] = buffer_binding(&bb[MAX_IN], out_buf, out_total);
-    STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(table, 1, &bd[MAX_IN]));
+    for (uint32_t i = 0; i < output_count; ++i)
+        bd[MAX_IN + i] = buffer_binding(&bb[MAX_IN + i], out_buf[i], out_total[i]);
+    STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(table, output_count, &bd[MAX_IN]));
     if (persistent) {
         bd[0] = buffer_binding(&bb[0], persistent, ep.PersistentResourceSize);
         STEP("dmlBindingTableBindPersistentResource", dmlBindingTableBindPersistentResource(table, bd));
@@ -165,7 +179,9 @@ DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t inpu
         STEP("dmlBindingTableBindTemporaryResource", dmlBindingTableBindTemporaryResource(table, bd));
     }
     STEP("RecordDispatch", dmlCommandRecorderRecordDispatch(d->recorder, d->queue, compiled, table));
-    STEP("dmlCommandQueueReadBuffer", dmlCommandQueueReadBuffer(d->queue, out_buf, 0, output, output_bytes));
+    for (uint32_t i = 0; i < output_count; ++i)
+        STEP("dmlCommandQueueReadBuffer",
+             dmlCommandQueueReadBuffer(d->queue, out_buf[i], 0, outputs[i], output_bytes[i]));
 done:
     dmlRelease(table);
     dmlRelease(init_table);
@@ -174,7 +190,8 @@ done:
     dmlRelease(op);
     for (uint32_t i = 0; i < MAX_IN; ++i)
         dmlRelease(in_buf[i]);
-    dmlRelease(out_buf);
+    for (uint32_t i = 0; i < MAX_OUT; ++i)
+        dmlRelease(out_buf[i]);
     dmlRelease(persistent);
     dmlRelease(temp);
     dmlRelease(init_temp);
@@ -294,4 +311,67 @@ DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd
     const void* ins[1] = { input };
     uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}
+
+/* The DML parts of a Concat/Split mapping (those with a non-zero axis size):
+ * their descs, and the ONNX part each is. */
+typedef struct join_split_parts {
+    uint32_t count;
+    uint32_t onnx_index[OTD_MAX_PARTS];
+    uint32_t sizes[OTD_MAX_PARTS][DML_TENSOR_DIMENSION_COUNT_MAX1];
+    DML_BUFFER_TENSOR_DESC buffers[OTD_MAX_PARTS];
+    DML_TENSOR_DESC tensors[OTD_MAX_PARTS];
+    uint64_t bytes[OTD_MAX_PARTS];
+    uint64_t totals[OTD_MAX_PARTS];
+} join_split_parts;
+
+static void collect_parts(DML_TENSOR_DATA_TYPE type, const otd_join_split* m, join_split_parts* p)
+{
+    p->count = 0;
+    for (uint32_t k = 0; k < m->part_count; ++k) {
+        if (m->part_axis_sizes[k] == 0)
+            continue;
+        uint32_t j = p->count++;
+        p->onnx_index[j] = k;
+        memcpy(p->sizes[j], m->whole_sizes, sizeof p->sizes[j]);
+        p->sizes[j][m->axis] = m->part_axis_sizes[k];
+        tensor_desc(&p->buffers[j], &p->tensors[j], type, m->rank, p->sizes[j], NULL);
+        p->bytes[j] = count_of(m->rank, p->sizes[j]) * conf_elem_size(type);
+        p->totals[j] = p->buffers[j].TotalTensorSizeInBytes;
+    }
+}
+
+DML_RESULT conf_join(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m,
+                     const void* const* inputs, void* output)
+{
+    static join_split_parts p; /* large: not on the stack; the suites are single-threaded */
+    collect_parts(type, m, &p);
+    DML_BUFFER_TENSOR_DESC bo;
+    DML_TENSOR_DESC to;
+    tensor_desc(&bo, &to, type, m->rank, m->whole_sizes, NULL);
+    DML_JOIN_OPERATOR_DESC jd = { p.count, p.tensors, &to, m->axis };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_JOIN, &jd };
+    const void* ins[OTD_MAX_PARTS];
+    for (uint32_t j = 0; j < p.count; ++j)
+        ins[j] = inputs[p.onnx_index[j]];
+    uint64_t out_bytes = count_of(m->rank, m->whole_sizes) * conf_elem_size(type);
+    return conf_run(d, &od, p.count, ins, p.bytes, p.totals, bo.TotalTensorSizeInBytes, output, out_bytes);
+}
+
+DML_RESULT conf_split(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m, const void* input,
+                      void* const* outputs)
+{
+    static join_split_parts p;
+    collect_parts(type, m, &p);
+    DML_BUFFER_TENSOR_DESC bi;
+    DML_TENSOR_DESC ti;
+    tensor_desc(&bi, &ti, type, m->rank, m->whole_sizes, NULL);
+    DML_SPLIT_OPERATOR_DESC sd = { &ti, p.count, p.tensors, m->axis };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_SPLIT, &sd };
+    void* outs[OTD_MAX_PARTS];
+    for (uint32_t j = 0; j < p.count; ++j)
+        outs[j] = outputs[p.onnx_index[j]];
+    uint64_t in_bytes = count_of(m->rank, m->whole_sizes) * conf_elem_size(type);
+    uint64_t in_total = bi.TotalTensorSizeInBytes;
+    return conf_run_outputs(d, &od, 1, &input, &in_bytes, &in_total, p.count, p.totals, outs, p.bytes);
 }

@@ -35,6 +35,12 @@ DML_RESULT conf_run(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t inpu
                     const uint64_t* input_total, uint64_t output_total, void* output,
                     uint64_t output_bytes);
 
+/* conf_run with output_count outputs (output_total[i], outputs[i], output_bytes[i] each). */
+DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                            const void* const* inputs, const uint64_t* input_bytes,
+                            const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
+                            void* const* outputs, const uint64_t* output_bytes);
+
 /* DML_REVERSE_SUBSEQUENCES for a mapped ReverseSequence: input packed with m->sizes,
  * lengths = one m->lengths_type element (UINT64: the INT64 sequence_lens bits; UINT32
  * allowed) per batch entry, output packed. */
@@ -61,5 +67,15 @@ DML_RESULT conf_pad(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_pad* m,
  * SpaceToDepth (OTD_OK only): both tensors packed. */
 DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_depth_space* m,
                             const void* input, void* output);
+
+/* DML_JOIN for a mapped Concat (OTD_OK only): inputs[k] is ONNX input k,
+ * packed (those with 0 on the axis are not read); the output packed. */
+DML_RESULT conf_join(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m,
+                     const void* const* inputs, void* output);
+
+/* DML_SPLIT for a mapped Split (OTD_OK only): the input packed; outputs[k] is
+ * ONNX output k, packed (those with 0 on the axis are not written). */
+DML_RESULT conf_split(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m, const void* input,
+                      void* const* outputs);
 
 #endif

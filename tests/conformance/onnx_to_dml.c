@@ -337,3 +337,115 @@ int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_
         return fail(OTD_EMPTY, err, errlen, "%s: a zero dimension", op);
     return OTD_OK;
 }
+
+static int check_axis(const char* op, int64_t axis, uint32_t rank, uint32_t* out, char* err, size_t errlen)
+{
+    if (axis < -(int64_t)rank || axis >= (int64_t)rank)
+        return fail(OTD_INVALID, err, errlen, "%s: axis %lld is outside [-%u, %u)", op, (long long)axis, rank, rank);
+    *out = (uint32_t)(axis < 0 ? axis + rank : axis);
+    return OTD_OK;
+}
+
+/* OTD_EMPTY when the whole has a zero dimension, else OTD_OK. */
+static int whole_or_empty(const char* op, const otd_join_split* m, char* err, size_t errlen)
+{
+    for (uint32_t i = 0; i < m->rank; ++i)
+        if (m->whole_sizes[i] == 0)
+            return fail(OTD_EMPTY, err, errlen, "%s: dimension %u of the %s is 0", op, i,
+                        op[0] == 'C' ? "output" : "input");
+    return OTD_OK;
+}
+
+int otd_map_concat(uint32_t input_count, const uint32_t* ranks, const int64_t* const* dims, int64_t axis,
+                   otd_join_split* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (input_count == 0)
+        return fail(OTD_INVALID, err, errlen, "Concat: no inputs");
+    if (input_count > OTD_MAX_PARTS)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Concat: %u inputs; this mapping takes up to %d", input_count,
+                    OTD_MAX_PARTS);
+    int r = check_dims(ranks[0], dims[0], out->whole_sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    out->rank = ranks[0];
+    if ((r = check_axis("Concat", axis, out->rank, &out->axis, err, errlen)) != OTD_OK)
+        return r;
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < input_count; ++k) {
+        uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+        if (ranks[k] != out->rank)
+            return fail(OTD_INVALID, err, errlen, "Concat: input %u has rank %u, input 0 rank %u", k, ranks[k],
+                        out->rank);
+        if ((r = check_dims(ranks[k], dims[k], sizes, err, errlen)) != OTD_OK)
+            return r;
+        for (uint32_t i = 0; i < out->rank; ++i)
+            if (i != out->axis && sizes[i] != out->whole_sizes[i])
+                return fail(OTD_INVALID, err, errlen, "Concat: input %u dims[%u] = %u, input 0's %u", k, i,
+                            sizes[i], out->whole_sizes[i]);
+        out->part_axis_sizes[k] = sizes[out->axis];
+        total += sizes[out->axis]; /* at most 64 sizes below 2^32 */
+    }
+    if (total > UINT32_MAX)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Concat: the output's axis size %llu exceeds UINT32",
+                    (unsigned long long)total);
+    out->part_count = input_count;
+    out->whole_sizes[out->axis] = (uint32_t)total;
+    return whole_or_empty("Concat", out, err, errlen);
+}
+
+int otd_map_split(uint32_t rank, const int64_t* dims, int64_t axis, uint32_t output_count, const int64_t* split,
+                  uint64_t split_count, int64_t num_outputs, otd_join_split* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int r = check_dims(rank, dims, out->whole_sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    out->rank = rank;
+    if ((r = check_axis("Split", axis, rank, &out->axis, err, errlen)) != OTD_OK)
+        return r;
+    if (output_count == 0)
+        return fail(OTD_INVALID, err, errlen, "Split: no outputs");
+    if (output_count > OTD_MAX_PARTS)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Split: %u outputs; this mapping takes up to %d",
+                    output_count, OTD_MAX_PARTS);
+    if (split && num_outputs)
+        return fail(OTD_INVALID, err, errlen, "Split: both 'split' and num_outputs are given");
+    if (num_outputs && num_outputs != (int64_t)output_count)
+        return fail(OTD_INVALID, err, errlen, "Split: num_outputs = %lld for %u outputs", (long long)num_outputs,
+                    output_count);
+    const uint64_t n = out->whole_sizes[out->axis];
+    out->part_count = output_count;
+    if (split) {
+        if (split_count != output_count)
+            return fail(OTD_INVALID, err, errlen, "Split: %llu split values for %u outputs",
+                        (unsigned long long)split_count, output_count);
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < output_count; ++k) {
+            if (split[k] < 0 || split[k] > (int64_t)UINT32_MAX)
+                return fail(OTD_INVALID, err, errlen, "Split: split[%u] = %lld is outside [0, the axis size]", k,
+                            (long long)split[k]);
+            out->part_axis_sizes[k] = (uint32_t)split[k];
+            total += (uint64_t)split[k]; /* at most 64 values below 2^32 */
+        }
+        if (total != n)
+            return fail(OTD_INVALID, err, errlen, "Split: the split values sum to %llu, the axis size is %llu",
+                        (unsigned long long)total, (unsigned long long)n);
+    } else if (num_outputs) {
+        const uint64_t chunk = (n + output_count - 1) / output_count;
+        const uint64_t before_last = chunk * (output_count - 1);
+        if (before_last > n)
+            return fail(OTD_INVALID, err, errlen, "Split: %llu elements cannot be split into %u parts of %llu",
+                        (unsigned long long)n, output_count, (unsigned long long)chunk);
+        for (uint32_t k = 0; k + 1 < output_count; ++k)
+            out->part_axis_sizes[k] = (uint32_t)chunk;
+        out->part_axis_sizes[output_count - 1] = (uint32_t)(n - before_last);
+    } else {
+        if (n % output_count)
+            return fail(OTD_INVALID, err, errlen, "Split: the axis size %llu does not divide into %u equal parts",
+                        (unsigned long long)n, output_count);
+        for (uint32_t k = 0; k < output_count; ++k)
+            out->part_axis_sizes[k] = (uint32_t)(n / output_count);
+    }
+    return whole_or_empty("Split", out, err, errlen);
+}

@@ -56,6 +56,23 @@
  *        An input dimension of 0 padded to more than 0 is OTD_UNREPRESENTABLE
  *        (DirectML has no zero-size input); an output dimension of 0 is
  *        OTD_EMPTY; one above UINT32 OTD_UNREPRESENTABLE.
+ *   Concat(inputs...; axis)  (any number of inputs, axis in [-rank, rank))
+ *     -> DML_JOIN, Axis = axis (+ rank when negative). Every input has the
+ *        first's rank and sizes except on the axis; the output's axis size is
+ *        the sum of theirs. An input with 0 on the axis is left out of the
+ *        desc (DirectML's parts have a non-zero size there; it adds nothing);
+ *        an output with a zero dimension gives OTD_EMPTY.
+ *
+ *   Split(input[, split]; axis, split, num_outputs)  (opset 1-18)
+ *     -> DML_SPLIT, Axis = axis (+ rank when negative), output k's axis size
+ *        split[k]: the 'split' attribute (opset 1-12) or input (opset 1 and
+ *        13+), as many values as outputs, each >= 0, summing to the axis size.
+ *        Absent: num_outputs (opset 18) parts of ceil(n / num_outputs), the
+ *        last one what remains (ONNX's rule; a negative remainder is
+ *        OTD_INVALID), else equal parts, one per output, which must divide the
+ *        axis size. 'split' and num_outputs together are OTD_INVALID. Outputs
+ *        with 0 on the axis are left out of the desc (the host returns them
+ *        empty); an input with a zero dimension gives OTD_EMPTY.
  *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
@@ -145,6 +162,27 @@ typedef struct otd_depth_space {
  * SpaceToDepth. */
 int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_t blocksize, const char* mode,
                         otd_depth_space* out, char* err, size_t errlen);
+
+#define OTD_MAX_PARTS 64 /* Concat inputs / Split outputs this mapping takes (more: OTD_UNREPRESENTABLE) */
+
+/* Concat's or Split's mapping: the whole (Concat's output, Split's input) and
+ * every ONNX part's size on the axis; parts with 0 there are not DML's. */
+typedef struct otd_join_split {
+    uint32_t rank;
+    uint32_t axis;
+    uint32_t whole_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* 0 somewhere when OTD_EMPTY */
+    uint32_t part_count;                                   /* ONNX's, empty parts included */
+    uint32_t part_axis_sizes[OTD_MAX_PARTS];
+} otd_join_split;
+
+/* input_count inputs, input k of ranks[k] dimensions dims[k]. */
+int otd_map_concat(uint32_t input_count, const uint32_t* ranks, const int64_t* const* dims, int64_t axis,
+                   otd_join_split* out, char* err, size_t errlen);
+
+/* output_count outputs; split: split_count values or NULL when absent;
+ * num_outputs: the attribute, 0 when absent. */
+int otd_map_split(uint32_t rank, const int64_t* dims, int64_t axis, uint32_t output_count, const int64_t* split,
+                  uint64_t split_count, int64_t num_outputs, otd_join_split* out, char* err, size_t errlen);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

@@ -227,6 +227,76 @@ START_TEST(depth_space_desc)
 }
 END_TEST
 
+START_TEST(concat_desc)
+{
+    char err[256];
+    otd_join_split m;
+    const int64_t a[3] = { 2, 1, 3 }, b[3] = { 2, 4, 3 }, c[3] = { 2, 0, 3 };
+    const int64_t* dims[3] = { a, b, c };
+    const uint32_t ranks[3] = { 3, 3, 3 };
+    ck_assert_int_eq(otd_map_concat(3, ranks, dims, -2, &m, err, sizeof err), OTD_OK);
+    const uint32_t whole[3] = { 2, 5, 3 }, parts[3] = { 1, 4, 0 };
+    ck_assert_uint_eq(m.axis, 1);
+    ck_assert_uint_eq(m.part_count, 3);
+    ck_assert_mem_eq(m.whole_sizes, whole, sizeof whole);
+    ck_assert_mem_eq(m.part_axis_sizes, parts, sizeof parts);
+    /* the axis in [-rank, rank); other dimensions and ranks agree */
+    ck_assert_int_eq(otd_map_concat(3, ranks, dims, 3, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_concat(3, ranks, dims, -4, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_concat(3, ranks, dims, 0, &m, err, sizeof err), OTD_INVALID);
+    const uint32_t mixed[3] = { 3, 2, 3 };
+    ck_assert_int_eq(otd_map_concat(3, mixed, dims, 1, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_concat(0, ranks, dims, 1, &m, err, sizeof err), OTD_INVALID);
+    /* only empty inputs: nothing to dispatch */
+    const int64_t* empties[2] = { c, c };
+    ck_assert_int_eq(otd_map_concat(2, ranks, empties, 1, &m, err, sizeof err), OTD_EMPTY);
+    /* an axis size beyond UINT32 */
+    const int64_t big[1] = { 0xFFFFFFFFll };
+    const int64_t* bigs[2] = { big, big };
+    const uint32_t ones[2] = { 1, 1 };
+    ck_assert_int_eq(otd_map_concat(2, ones, bigs, 0, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+}
+END_TEST
+
+START_TEST(split_desc)
+{
+    char err[256];
+    otd_join_split m;
+    const int64_t dims[2] = { 3, 7 };
+    const int64_t split[3] = { 2, 0, 5 };
+    ck_assert_int_eq(otd_map_split(2, dims, -1, 3, split, 3, 0, &m, err, sizeof err), OTD_OK);
+    const uint32_t parts[3] = { 2, 0, 5 };
+    ck_assert_uint_eq(m.axis, 1);
+    ck_assert_uint_eq(m.part_count, 3);
+    ck_assert_mem_eq(m.part_axis_sizes, parts, sizeof parts);
+    /* 'split': one value per output, none negative, summing to the axis size */
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 2, split, 3, 0, &m, err, sizeof err), OTD_INVALID);
+    const int64_t short_sum[3] = { 2, 0, 4 }, negative[3] = { 8, -1, 0 };
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 3, short_sum, 3, 0, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 3, negative, 3, 0, &m, err, sizeof err), OTD_INVALID);
+    /* absent: equal parts, which must divide */
+    ck_assert_int_eq(otd_map_split(2, dims, 0, 3, NULL, 0, 0, &m, err, sizeof err), OTD_OK);
+    const uint32_t ones[3] = { 1, 1, 1 };
+    ck_assert_mem_eq(m.part_axis_sizes, ones, sizeof ones);
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 3, NULL, 0, 0, &m, err, sizeof err), OTD_INVALID);
+    /* num_outputs (opset 18): ceil parts, the last what remains */
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 3, NULL, 0, 3, &m, err, sizeof err), OTD_OK);
+    const uint32_t uneven[3] = { 3, 3, 1 };
+    ck_assert_mem_eq(m.part_axis_sizes, uneven, sizeof uneven);
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 2, NULL, 0, 3, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 3, split, 3, 3, &m, err, sizeof err), OTD_INVALID);
+    const int64_t six[1] = { 6 }, five[1] = { 5 };
+    ck_assert_int_eq(otd_map_split(1, six, 0, 4, NULL, 0, 4, &m, err, sizeof err), OTD_OK); /* 2, 2, 2, 0 */
+    ck_assert_uint_eq(m.part_axis_sizes[3], 0);
+    ck_assert_int_eq(otd_map_split(1, five, 0, 4, NULL, 0, 4, &m, err, sizeof err), OTD_INVALID); /* 2 * 3 > 5 */
+    /* axis, outputs, empty input */
+    ck_assert_int_eq(otd_map_split(2, dims, 2, 1, NULL, 0, 0, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_split(2, dims, 1, 0, NULL, 0, 0, &m, err, sizeof err), OTD_INVALID);
+    const int64_t empty[2] = { 0, 7 };
+    ck_assert_int_eq(otd_map_split(2, empty, 1, 1, NULL, 0, 0, &m, err, sizeof err), OTD_EMPTY);
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -306,6 +376,8 @@ int main(void)
     tcase_add_test(tc, tile_desc);
     tcase_add_test(tc, pad_desc);
     tcase_add_test(tc, depth_space_desc);
+    tcase_add_test(tc, concat_desc);
+    tcase_add_test(tc, split_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -1,7 +1,8 @@
 /*
  * test_onnx_node.c — ONNX's own backend node tests (Debian's libonnx-testdata):
- * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_*, test_spacetodepth* and
- * Pad case (test_constant_pad, test_edge_pad, test_reflect_pad, test_wrap_pad where present), mapped to DML by
+ * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_*, test_spacetodepth*, test_concat_*
+ * and test_split_* case (not test_split_to_sequence_*: another operator) and every Pad case (test_constant_pad,
+ * test_edge_pad, test_reflect_pad, test_wrap_pad where present), mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
@@ -21,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CASES 64
+#define MAX_CASES 128
 static char g_dir[1024];
 static char g_cases[MAX_CASES][256];
 static int g_case_count;
@@ -50,7 +51,9 @@ static bool discover(void)
             !strncmp(e->d_name, "test_depthtospace_", 18) || !strncmp(e->d_name, "test_spacetodepth", 17) ||
             !strcmp(e->d_name, "test_constant_pad") || !strncmp(e->d_name, "test_constant_pad_", 18) ||
             !strcmp(e->d_name, "test_edge_pad") || !strcmp(e->d_name, "test_reflect_pad") ||
-            !strcmp(e->d_name, "test_wrap_pad"))
+            !strcmp(e->d_name, "test_wrap_pad") ||
+            !strncmp(e->d_name, "test_concat_", 12) ||
+            (!strncmp(e->d_name, "test_split_", 11) && strncmp(e->d_name, "test_split_to_sequence", 22)))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -94,6 +97,134 @@ static void report(const char* name, const char* backend, const char* verdict)
     fflush(stdout);
 }
 
+/* How many output_N.pb the case has (Split: one per node output). */
+static uint32_t output_file_count(const char* casedir)
+{
+    char path[1400];
+    uint32_t n = 0;
+    for (;; ++n) {
+        ck_assert_msg(snprintf(path, sizeof path, "%s/test_data_set_0/output_%u.pb", casedir, n) < (int)sizeof path,
+            "path too long");
+        FILE* f = fopen(path, "rb");
+        if (!f)
+            return n;
+        fclose(f);
+    }
+}
+
+static void check_bytes(const char* name, const char* backend, uint32_t k, const uint8_t* got, const tp_tensor* want)
+{
+    for (uint64_t i = 0; i < want->count * want->elem_size; ++i)
+        ck_assert_msg(got[i] == want->data[i], "%s [%s]: part %u byte %llu = 0x%02x, expected 0x%02x", name,
+                      backend, k, (unsigned long long)i, got[i], want->data[i]);
+}
+
+/* The part k's dims per the mapping: the whole's with its axis size. */
+static void check_part_dims(const char* name, const otd_join_split* js, uint32_t k, const tp_tensor* t)
+{
+    ck_assert_uint_eq(t->rank, js->rank);
+    for (uint32_t i = 0; i < js->rank; ++i) {
+        int64_t want = i == js->axis ? js->part_axis_sizes[k] : js->whole_sizes[i];
+        ck_assert_msg(t->dims[i] == want, "%s: part %u dim %u = %lld, the mapping says %lld", name, k, i,
+                      (long long)t->dims[i], (long long)want);
+    }
+}
+
+/* Concat: every node input, one output. */
+static void run_concat(const char* name, const char* backend, const char* casedir, const tp_model* m,
+                       conf_device* dev, DML_TENSOR_DATA_TYPE type, const tp_tensor* expected)
+{
+    char err[512];
+    static tp_tensor inputs[OTD_MAX_PARTS];
+    uint32_t ranks[OTD_MAX_PARTS];
+    const int64_t* dims[OTD_MAX_PARTS];
+    const void* data[OTD_MAX_PARTS];
+    uint32_t n = m->input_count;
+    ck_assert_uint_le(n, OTD_MAX_PARTS);
+    for (uint32_t k = 0; k < n; ++k) {
+        ck_assert_int_eq(node_input(casedir, m, k, &inputs[k]), 0);
+        ck_assert_int_eq(inputs[k].data_type, expected->data_type);
+        ranks[k] = inputs[k].rank;
+        dims[k] = inputs[k].dims;
+        data[k] = inputs[k].data;
+    }
+    const tp_attr* a = tp_model_attr(m, "axis");
+    ck_assert_msg(a || m->opset < 4, "%s: Concat-%lld needs an axis", name, (long long)m->opset);
+    otd_join_split js;
+    int r = otd_map_concat(n, ranks, dims, a ? a->i : 1 /* Concat-1's default */, &js, err, sizeof err);
+    if (expected->count == 0) {
+        ck_assert_msg(r == OTD_EMPTY, "%s: expected an empty output, the mapping gave %d", name, r);
+        report(name, backend, "skip (the expected output is empty: DML has no zero-size tensors)");
+    } else {
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        for (uint32_t i = 0; i < js.rank; ++i)
+            ck_assert_msg(js.whole_sizes[i] == expected->dims[i], "%s: output dim %u = %u, ONNX says %lld", name, i,
+                          js.whole_sizes[i], (long long)expected->dims[i]);
+        uint8_t* out = malloc(expected->count * expected->elem_size + 1);
+        ck_assert_ptr_nonnull(out);
+        DML_RESULT dr = conf_join(dev, type, &js, data, out);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev->message);
+        check_bytes(name, backend, 0, out, expected);
+        free(out);
+        report(name, backend, "pass");
+    }
+    for (uint32_t k = 0; k < n; ++k)
+        tp_tensor_free(&inputs[k]);
+}
+
+/* Split: the 'split' attribute (opset < 13) or input, num_outputs (opset 18),
+ * one output_N.pb per node output. */
+static void run_split(const char* name, const char* backend, const char* casedir, const tp_model* m,
+                      conf_device* dev, DML_TENSOR_DATA_TYPE type, const tp_tensor* data)
+{
+    char err[512], path[1400];
+    static tp_tensor expected[OTD_MAX_PARTS];
+    void* outs[OTD_MAX_PARTS];
+    int64_t split[OTD_MAX_PARTS];
+    uint64_t split_count = 0;
+    const int64_t* split_values = NULL;
+    const tp_attr* sa = tp_model_attr(m, "split");
+    tp_tensor t;
+    if (sa) {
+        split_count = sa->ints_count;
+        memcpy(split, sa->ints, split_count * sizeof *split);
+        split_values = split;
+    } else if (node_input(casedir, m, 1, &t) == 0) {
+        ck_assert_int_eq(t.data_type, TP_INT64);
+        to_i64(&t, split, OTD_MAX_PARTS);
+        split_count = t.count;
+        split_values = split;
+        tp_tensor_free(&t);
+    }
+    const tp_attr* aa = tp_model_attr(m, "axis");
+    const tp_attr* na = tp_model_attr(m, "num_outputs");
+    uint32_t n = output_file_count(casedir);
+    ck_assert_uint_le(n, OTD_MAX_PARTS);
+    otd_join_split js;
+    int r = otd_map_split(data->rank, data->dims, aa ? aa->i : 0, n, split_values, split_count, na ? na->i : 0,
+                          &js, err, sizeof err);
+    if (r == OTD_EMPTY) {
+        report(name, backend, "skip (the input is empty: DML has no zero-size tensors)");
+        return;
+    }
+    ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+    for (uint32_t k = 0; k < n; ++k) {
+        ck_assert(snprintf(path, sizeof path, "%s/test_data_set_0/output_%u.pb", casedir, k) < (int)sizeof path);
+        ck_assert_msg(tp_load_tensor(path, &expected[k], err, sizeof err) == 0, "%s: %s", name, err);
+        check_part_dims(name, &js, k, &expected[k]);
+        outs[k] = malloc(expected[k].count * expected[k].elem_size + 1);
+        ck_assert_ptr_nonnull(outs[k]);
+    }
+    DML_RESULT dr = conf_split(dev, type, &js, data->data, outs);
+    ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev->message);
+    for (uint32_t k = 0; k < n; ++k) {
+        check_bytes(name, backend, k, outs[k], &expected[k]);
+        free(outs[k]);
+        tp_tensor_free(&expected[k]);
+    }
+    report(name, backend, "pass");
+}
+
 START_TEST(onnx_case)
 {
     const char* name = g_cases[_i / 2];
@@ -115,9 +246,11 @@ START_TEST(onnx_case)
     if (expected.count == 0) {
         char why[160];
         snprintf(why, sizeof why, "skip (the expected output is empty: DML has no zero-size tensors)");
-        report(name, backend, why);
+        if (strcmp(m.op_type, "Concat") && strcmp(m.op_type, "Split")) /* they report for themselves */
+            report(name, backend, why);
         /* The mapping must still agree that there is nothing to dispatch. */
-        if (!strcmp(m.op_type, "Slice") || !strcmp(m.op_type, "Tile")) {
+        if (!strcmp(m.op_type, "Slice") || !strcmp(m.op_type, "Tile") || !strcmp(m.op_type, "Concat") ||
+            !strcmp(m.op_type, "Split")) {
             /* checked below through the mapping's OTD_EMPTY */
         } else {
             goto out;
@@ -133,7 +266,15 @@ START_TEST(onnx_case)
     uint8_t* out = malloc(expected.count * expected.elem_size + 1);
     ck_assert_ptr_nonnull(out);
 
-    if (!strcmp(m.op_type, "ReverseSequence")) {
+    if (!strcmp(m.op_type, "Concat") || !strcmp(m.op_type, "Split")) {
+        if (!strcmp(m.op_type, "Concat"))
+            run_concat(name, backend, casedir, &m, &dev, type, &expected);
+        else
+            run_split(name, backend, casedir, &m, &dev, type, &data);
+        free(out);
+        conf_device_close(&dev);
+        goto out;
+    } else if (!strcmp(m.op_type, "ReverseSequence")) {
         const tp_attr* ta = tp_model_attr(&m, "time_axis");
         const tp_attr* ba = tp_model_attr(&m, "batch_axis");
         int64_t time_axis = ta ? ta->i : 0, batch_axis = ba ? ba->i : 1; /* ONNX defaults */
@@ -308,10 +449,11 @@ out:
 END_TEST
 
 /* The suite must find what the brief promises: both ReverseSequence cases, the
- * slice ones, both Tile ones, the four DepthToSpace and both SpaceToDepth. */
+ * slice ones, both Tile ones, the four DepthToSpace, both SpaceToDepth, the
+ * Concat and Split ones. */
 START_TEST(found_cases)
 {
-    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0, pad = 0;
+    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0, pad = 0, concat = 0, split = 0;
     for (int i = 0; i < g_case_count; ++i) {
         rev += !strncmp(g_cases[i], "test_reversesequence_", 21);
         slice += !strncmp(g_cases[i], "test_slice", 10);
@@ -319,6 +461,8 @@ START_TEST(found_cases)
         d2s += !strncmp(g_cases[i], "test_depthtospace_", 18);
         s2d += !strncmp(g_cases[i], "test_spacetodepth", 17);
         pad += strstr(g_cases[i], "_pad") != NULL;
+        concat += !strncmp(g_cases[i], "test_concat_", 12);
+        split += !strncmp(g_cases[i], "test_split_", 11);
     }
     ck_assert_int_ge(rev, 2);
     ck_assert_int_ge(slice, 8);
@@ -326,6 +470,8 @@ START_TEST(found_cases)
     ck_assert_int_ge(d2s, 4); /* example, crd_mode_example, dcr_mode, crd_mode */
     ck_assert_int_ge(s2d, 2); /* test_spacetodepth, test_spacetodepth_example */
     ck_assert_int_ge(pad, 3); /* test_constant_pad, test_edge_pad, test_reflect_pad */
+    ck_assert_int_ge(concat, 12); /* 1d to 3d, every axis, negative ones */
+    ck_assert_int_ge(split, 7);   /* equal and variable parts, default axis, zero-size splits */
 }
 END_TEST
 
