@@ -378,6 +378,96 @@ static const dmlrun_op split = {
     .examples = split_examples,
 };
 
+/* ---- PADDING1 ---------------------------------------------------------------- */
+
+static const char* const padding_modes[] = { "constant", "edge", "reflection", "symmetric" };
+
+static DML_PADDING_MODE padding_mode(const dmlrun_args* a)
+{
+    const dmlrun_value* mode = dmlrun_value_of(a, "--mode");
+    if (!mode->given)
+        return DML_PADDING_MODE_CONSTANT;
+    for (int m = 0; m < 4; m++)
+        if (strcmp(mode->text, padding_modes[m]) == 0)
+            return (DML_PADDING_MODE)m;
+    tool_fail("--mode: '%s'; must be constant, edge, reflection or symmetric", mode->text);
+}
+
+static void padding_check(const dmlrun_args* a)
+{
+    padding_mode(a);
+    const uint32_t* start = dmlrun_value_of(a, "--start-padding")->u;
+    const uint32_t* end = dmlrun_value_of(a, "--end-padding")->u;
+    for (uint32_t i = 0; i < a->rank; i++)
+        if ((uint64_t)a->sizes[i] + start[i] + end[i] > UINT32_MAX)
+            tool_fail("--start-padding/--end-padding: Sizes[%" PRIu32 "] + %" PRIu32 " + %" PRIu32
+                " does not fit a 32-bit output size", i, start[i], end[i]);
+}
+
+/* PADDING1: the value is one element of the tensor's own type. */
+static void padding_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    const uint32_t* start = dmlrun_value_of(a, "--start-padding")->u;
+    const uint32_t* end = dmlrun_value_of(a, "--end-padding")->u;
+    const dmlrun_value* value = dmlrun_value_of(a, "--value");
+    uint32_t out_sizes[DMLRUN_MAX_RANK];
+    for (uint32_t i = 0; i < a->rank; i++)
+        out_sizes[i] = a->sizes[i] + start[i] + end[i];
+    DML_SCALAR_UNION padding_value;
+    memset(&padding_value, 0, sizeof padding_value);
+    if (value->given) {
+        const uint32_t one = 1;
+        host_tensor scalar;
+        host_tensor_init(&scalar, a->type, 1, &one);
+        host_tensor_fill(&scalar, value->text, "--value");
+        memcpy(padding_value.Bytes, scalar.data, dml_data_type_size(a->type));
+        host_tensor_free(&scalar);
+    }
+    host_tensor* output = dmlrun_set_output(call, a->type, a->rank, out_sizes);
+    DML_PADDING1_OPERATOR_DESC* d = dmlrun_desc(call, DML_OPERATOR_PADDING1, sizeof *d);
+    *d = (DML_PADDING1_OPERATOR_DESC){ &call->tensors[0].desc, &output->desc, padding_mode(a), a->type, padding_value,
+        a->rank, start, end };
+    printf("  PaddingMode %s, PaddingValue %s\n", padding_modes[d->PaddingMode], value->given ? value->text : "0");
+    dmlrun_print_u("StartPadding", a->rank, start);
+    dmlrun_print_u("EndPadding", a->rank, end);
+}
+
+#define PADDING_EXAMPLE "--sizes 1,1,4,4 --input 1,2,3,4,5,6,7,8,1,2,3,4,5,6,7,8 " \
+    "--start-padding 0,0,1,2 --end-padding 0,0,3,4 --value 9 --mode "
+
+static const dmlrun_example padding_examples[] = {
+    { "PADDING example 1: CONSTANT 9", PADDING_EXAMPLE "constant",
+        "9,9,9,9,9,9,9,9,9,9,9,9,1,2,3,4,9,9,9,9,9,9,5,6,7,8,9,9,9,9,9,9,1,2,3,4,9,9,9,9,"
+        "9,9,5,6,7,8,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9" },
+    { "PADDING example 2: EDGE", PADDING_EXAMPLE "edge",
+        "1,1,1,2,3,4,4,4,4,4,1,1,1,2,3,4,4,4,4,4,5,5,5,6,7,8,8,8,8,8,1,1,1,2,3,4,4,4,4,4,"
+        "5,5,5,6,7,8,8,8,8,8,5,5,5,6,7,8,8,8,8,8,5,5,5,6,7,8,8,8,8,8,5,5,5,6,7,8,8,8,8,8" },
+    { "PADDING example 3: REFLECTION", PADDING_EXAMPLE "reflection",
+        "7,6,5,6,7,8,7,6,5,6,3,2,1,2,3,4,3,2,1,2,7,6,5,6,7,8,7,6,5,6,3,2,1,2,3,4,3,2,1,2,"
+        "7,6,5,6,7,8,7,6,5,6,3,2,1,2,3,4,3,2,1,2,7,6,5,6,7,8,7,6,5,6,3,2,1,2,3,4,3,2,1,2" },
+    { "PADDING example 4: SYMMETRIC", PADDING_EXAMPLE "symmetric",
+        "2,1,1,2,3,4,4,3,2,1,2,1,1,2,3,4,4,3,2,1,6,5,5,6,7,8,8,7,6,5,2,1,1,2,3,4,4,3,2,1,"
+        "6,5,5,6,7,8,8,7,6,5,6,5,5,6,7,8,8,7,6,5,2,1,1,2,3,4,4,3,2,1,6,5,5,6,7,8,8,7,6,5" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op padding = {
+    .name = "padding",
+    .alias = "pad",
+    .title = "PADDING1",
+    .usage = "--sizes S --start-padding P --end-padding Q [--mode constant|edge|reflection|symmetric] [--value V]",
+    .notes = "V is one element of --type (default 0), used by CONSTANT",
+    .options = {
+        { "--start-padding", DMLRUN_LIST, true },
+        { "--end-padding", DMLRUN_LIST, true },
+        { "--mode", DMLRUN_WORD, false },
+        { "--value", DMLRUN_VALUES, false },
+    },
+    .check = padding_check,
+    .build = padding_build,
+    .examples = padding_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -390,6 +480,7 @@ const dmlrun_op* const dmlrun_ops[] = {
     &space_to_depth,
     &join,
     &split,
+    &padding,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];
