@@ -3,7 +3,7 @@
  *
  * The input is decoded into up to 9 nodes (ELEMENT_WISE_IDENTITY with or
  * without ScaleBias, SLICE1, REVERSE_SUBSEQUENCES, TILE, JOIN with a second
- * graph input over small tensors whose
+ * graph input, CAST, PADDING in any mode over small tensors whose
  * input views may reshape or transpose what they read) and input, output and
  * intermediate edges whose indices, types and counts are mostly those of a
  * valid chain-or-DAG and sometimes anything (out of range, duplicated,
@@ -90,7 +90,7 @@ static void tensor_set(tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, cons
 
 typedef struct node {
     tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, or JOIN's second input */
-    uint32_t offsets[4], window[4], repeats[4];
+    uint32_t offsets[4], window[4], repeats[4], start[4], end[4];
     int32_t strides[4];
     DML_SCALE_BIAS sb;
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
@@ -99,6 +99,8 @@ typedef struct node {
     DML_TILE_OPERATOR_DESC tile;
     DML_TENSOR_DESC join_inputs[2];
     DML_JOIN_OPERATOR_DESC join;
+    DML_CAST_OPERATOR_DESC cast;
+    DML_PADDING_OPERATOR_DESC padding;
     DML_OPERATOR_DESC od;
     DMLOperator op[2]; /* per backend */
     uint32_t inputs;
@@ -148,7 +150,7 @@ static void make_node(reader* r, node* n, const tensor* source)
         strides[1] = sizes[0];
     }
     tensor_set(&n->in, TYPES[t], rank, sizes, transpose ? strides : NULL, TYPE_SIZES[t]);
-    uint32_t kind = below(r, 5), out_sizes[4];
+    uint32_t kind = below(r, 7), out_sizes[4], out_type = t;
     memcpy(out_sizes, sizes, sizeof out_sizes);
     uint32_t join_axis = below(r, rank);
     if (kind == 3)
@@ -158,6 +160,14 @@ static void make_node(reader* r, node* n, const tensor* source)
         }
     if (kind == 4)
         out_sizes[join_axis] *= 2;
+    if (kind == 5)
+        out_type = below(r, 4);
+    if (kind == 6)
+        for (uint32_t i = 0; i < rank; ++i) {
+            n->start[i] = below(r, 4);
+            n->end[i] = below(r, 3);
+            out_sizes[i] += n->start[i] + n->end[i];
+        }
     if (kind == 1)
         for (uint32_t i = 0; i < rank; ++i) {
             n->window[i] = 1 + below(r, sizes[i]);
@@ -165,7 +175,7 @@ static void make_node(reader* r, node* n, const tensor* source)
             n->strides[i] = (int32_t)(1 + below(r, 2)) * (below(r, 2) ? -1 : 1);
             out_sizes[i] = 1 + (n->window[i] - 1) / (uint32_t)abs(n->strides[i]);
         }
-    tensor_set(&n->out, TYPES[t], rank, out_sizes, NULL, TYPE_SIZES[t]);
+    tensor_set(&n->out, TYPES[out_type], rank, out_sizes, NULL, TYPE_SIZES[out_type]);
     if (kind == 0) {
         n->sb = (DML_SCALE_BIAS){ (float)below(r, 4) / 2, (float)below(r, 3) };
         n->id = (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){ &n->in.desc, &n->out.desc, t && below(r, 3) == 0 ? &n->sb : NULL };
@@ -178,6 +188,15 @@ static void make_node(reader* r, node* n, const tensor* source)
     } else if (kind == 3) {
         n->tile = (DML_TILE_OPERATOR_DESC){ &n->in.desc, &n->out.desc, rank, n->repeats };
         n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_TILE, &n->tile };
+        n->inputs = 1;
+    } else if (kind == 5) {
+        n->cast = (DML_CAST_OPERATOR_DESC){ &n->in.desc, &n->out.desc };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_CAST, &n->cast };
+        n->inputs = 1;
+    } else if (kind == 6) {
+        n->padding = (DML_PADDING_OPERATOR_DESC){ &n->in.desc, &n->out.desc, (DML_PADDING_MODE)below(r, 4),
+            (float)below(r, 5) - 2.5f, rank, n->start, n->end };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_PADDING, &n->padding };
         n->inputs = 1;
     } else if (kind == 4) { /* the source joined with a packed graph input of its shape */
         tensor_set(&n->len, TYPES[t], rank, sizes, NULL, TYPE_SIZES[t]);
