@@ -2,7 +2,8 @@
  * fuzz_operators.c — libFuzzer target: bytes -> operator desc -> the whole API.
  *
  * The input is decoded into one DML_OPERATOR_DESC (REVERSE_SUBSEQUENCES, SLICE1,
- * SLICE, or another/unknown operator type), with random ranks, sizes, strides,
+ * SLICE, TILE, CAST, PADDING, or another/unknown operator type), with random
+ * ranks, sizes, strides,
  * data types, flags (OWNED_BY_DML), sizes in bytes, alignments, window
  * parameters and sequence-length values. Then, on the "cpu" and "cudaemu"
  * backends:
@@ -135,7 +136,7 @@ static void tensor_decode(fz_reader* r, fz_tensor* t, uint32_t rank, uint32_t ty
     uint32_t n = rank <= 8 ? rank : 8;
     for (uint32_t i = 0; i < n; i++) {
         t->sizes[i] = sizes ? sizes[i] : small_or_edge(r, 5);
-        if (repair && (t->sizes[i] == 0 || t->sizes[i] > 6))
+        if (repair && (t->sizes[i] == 0 || (!sizes && t->sizes[i] > 6))) /* given sizes: derived from repaired ones */
             t->sizes[i] = 1 + t->sizes[i] % 6;
     }
     uint8_t s = u8(r);
@@ -174,12 +175,15 @@ static uint32_t data_type(fz_reader* r, bool repair)
 /* ---- the case ------------------------------------------------------------------ */
 
 typedef struct fz_case {
-    uint32_t kind; /* 0 reverse, 1 slice1, 2 slice, 3 other type */
+    uint32_t kind; /* 0 reverse, 1 slice1, 2 slice, 3 other type, 4 tile, 5 cast, 6 padding */
     bool repair;
     DML_OPERATOR_DESC op;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
     DML_SLICE1_OPERATOR_DESC slice1;
     DML_SLICE_OPERATOR_DESC slice;
+    DML_TILE_OPERATOR_DESC tile;
+    DML_CAST_OPERATOR_DESC cast;
+    DML_PADDING_OPERATOR_DESC padding;
     fz_tensor in, lengths, out;
     uint32_t offsets[8], window[8], ustrides[8];
     int32_t strides[8];
@@ -216,7 +220,7 @@ static void decode(fz_reader* r, fz_case* c)
     memset(c, 0, sizeof *c);
     uint8_t head = u8(r);
     c->repair = head & 1;
-    c->kind = (head >> 1) % 4;
+    c->kind = (head >> 1) % 7;
     if (c->repair && c->kind == 3)
         c->kind = head % 3;
     uint32_t rank = 1 + u8(r) % 8;
@@ -226,7 +230,45 @@ static void decode(fz_reader* r, fz_case* c)
     tensor_decode(r, &c->in, rank, type, NULL, c->repair, false);
     uint32_t n = rank <= 8 ? rank : 8;
 
-    if (c->kind == 0 || c->kind == 3) {
+    if (c->kind >= 4) {
+        /* TILE: repeats in ustrides; PADDING: StartPadding in offsets,
+         * EndPadding in window; CAST: another output type. */
+        uint32_t osizes[8], otype = type;
+        c->param_count = rank;
+        if (!c->repair && u8(r) >= 250)
+            c->param_count = u8(r) % 10;
+        if (c->kind == 5)
+            otype = data_type(r, c->repair);
+        for (uint32_t i = 0; i < 8; i++) {
+            uint32_t in_size = c->in.sizes[i] ? c->in.sizes[i] : 1;
+            c->ustrides[i] = small_or_edge(r, 3);
+            c->offsets[i] = small_or_edge(r, 4);
+            c->window[i] = small_or_edge(r, 4);
+            if (c->repair) {
+                c->ustrides[i] = 1 + c->ustrides[i] % 3;
+                c->offsets[i] %= 5;
+                c->window[i] %= 5;
+            }
+            uint64_t o = c->kind == 4 ? (uint64_t)in_size * c->ustrides[i]
+                : c->kind == 6 ? (uint64_t)in_size + c->offsets[i] + c->window[i] : in_size;
+            osizes[i] = o > UINT32_MAX || (!c->repair && u8(r) >= 250) ? small_or_edge(r, 9) : (uint32_t)o;
+        }
+        tensor_decode(r, &c->out, rank, otype, osizes, c->repair, true);
+        if (c->kind == 4) {
+            c->tile = (DML_TILE_OPERATOR_DESC){ &c->in.desc, &c->out.desc, c->param_count, c->ustrides };
+            c->op = (DML_OPERATOR_DESC){ DML_OPERATOR_TILE, &c->tile };
+        } else if (c->kind == 5) {
+            c->cast = (DML_CAST_OPERATOR_DESC){ &c->in.desc, &c->out.desc };
+            c->op = (DML_OPERATOR_DESC){ DML_OPERATOR_CAST, &c->cast };
+        } else {
+            uint32_t mode = u8(r);
+            float value = (float)(int8_t)u8(r) / 4.0f;
+            c->padding = (DML_PADDING_OPERATOR_DESC){ &c->in.desc, &c->out.desc,
+                (DML_PADDING_MODE)(c->repair ? mode % 4 : (mode < 240 ? mode % 4 : mode)), value, c->param_count,
+                c->offsets, c->window };
+            c->op = (DML_OPERATOR_DESC){ DML_OPERATOR_PADDING, &c->padding };
+        }
+    } else if (c->kind == 0 || c->kind == 3) {
         uint32_t axis = small_or_edge(r, 8);
         if (c->repair)
             axis %= rank;
@@ -583,6 +625,14 @@ FZ_ORACLE static void execute(fz_device* dev, fz_case* c, DMLOperator op)
         ref_reverse_subsequences(&vin, &vl, &vout, c->reverse.Axis);
     } else if (c->op.Type == DML_OPERATOR_SLICE1) {
         ref_slice1(&vin, &vout, c->offsets, c->window, c->strides);
+    } else if (c->op.Type == DML_OPERATOR_TILE) {
+        ref_tile(&vin, &vout);
+    } else if (c->op.Type == DML_OPERATOR_CAST) {
+        ref_cast(&vin, c->in.buf.DataType, &vout, c->out.buf.DataType);
+    } else if (c->op.Type == DML_OPERATOR_PADDING) {
+        uint8_t value[8];
+        ref_cast_element(c->out.buf.DataType, value, DML_TENSOR_DATA_TYPE_FLOAT32, &c->padding.PaddingValue);
+        ref_padding(&vin, &vout, c->padding.PaddingMode, value, c->offsets);
     } else {
         ref_slice(&vin, &vout, c->offsets, c->ustrides);
     }

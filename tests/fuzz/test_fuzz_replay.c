@@ -65,6 +65,31 @@ START_TEST(replay_file)
 }
 END_TEST
 
+/* Pseudo-random inputs in repair mode (the first byte odd: every desc valid),
+ * one operator kind per loop index: every kind the decoder knows executes on
+ * both backends against the reference, not only those the corpus holds. */
+START_TEST(random_valid_inputs)
+{
+    const char* quick = getenv("DML_TEST_QUICK");
+    const uint32_t count = quick && *quick == '1' ? 20 : 150;
+    uint64_t state = 0x5EED0F + (uint64_t)_i;
+    uint8_t bytes[160];
+    unsigned long before = fuzz_operators_executed();
+    for (uint32_t n = 0; n < count; ++n) {
+        for (size_t i = 0; i < sizeof bytes; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            bytes[i] = (uint8_t)(state >> 56);
+        }
+        bytes[0] = (uint8_t)(((uint32_t)_i << 1) | 1);
+        LLVMFuzzerTestOneInput(bytes, sizeof bytes);
+        fuzz_operators_cleanup();
+    }
+    unsigned long executed = fuzz_operators_executed() - before;
+    fprintf(stderr, "kind %d: executed %lu of %u on both backends\n", _i, executed / 2, count);
+    ck_assert_msg(executed >= count / 4, "kind %d: only %lu of %u valid inputs executed", _i, executed / 2, count);
+}
+END_TEST
+
 START_TEST(corpus_is_not_empty)
 {
     ck_assert_int_gt(g_count, 0);
@@ -83,6 +108,9 @@ int main(int argc, char** argv)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, corpus_is_not_empty);
     tcase_add_loop_test(tc, replay_file, 0, g_count);
+    /* kinds 0-2 and 4-6 (3, another operator type, is never repaired) */
+    tcase_add_loop_test(tc, random_valid_inputs, 0, 3);
+    tcase_add_loop_test(tc, random_valid_inputs, 4, 7);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
