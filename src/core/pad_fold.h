@@ -15,15 +15,10 @@
 #ifndef DML_CORE_PAD_FOLD_H
 #define DML_CORE_PAD_FOLD_H
 
+#include <dml/dml.h>
 #include <stdint.h>
 
 #include "hd.h"
-
-/* DML_PADDING_MODE's values (dml.h), for code that does not include it. */
-#define DML_PAD_CONSTANT 0u
-#define DML_PAD_EDGE 1u
-#define DML_PAD_REFLECTION 2u
-#define DML_PAD_SYMMETRIC 3u
 
 /* j mod period, in [0, period). */
 DML_HD int64_t dml_pad_wrap(int64_t j, int64_t period)
@@ -39,9 +34,9 @@ DML_HD int64_t dml_pad_fold(int64_t j, uint64_t n, uint32_t mode)
     const int64_t size = (int64_t)n;
     if (j >= 0 && j < size)
         return j;
-    if (mode == DML_PAD_EDGE)
+    if (mode == DML_PADDING_MODE_EDGE)
         return j < 0 ? 0 : size - 1;
-    if (mode == DML_PAD_REFLECTION) {
+    if (mode == DML_PADDING_MODE_REFLECTION) {
         if (size == 1)
             return 0;
         const int64_t period = 2 * (size - 1);
@@ -52,7 +47,7 @@ DML_HD int64_t dml_pad_fold(int64_t j, uint64_t n, uint32_t mode)
         const int64_t m = dml_pad_wrap(j, period);
         return m < size ? m : period - m;
     }
-    if (mode == DML_PAD_SYMMETRIC) {
+    if (mode == DML_PADDING_MODE_SYMMETRIC) {
         const int64_t period = 2 * size;
         if (j < 0 && -j <= size)
             return -1 - j;

@@ -123,13 +123,13 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
     dml_plan_builder b;
     dml_plan_builder_init(&b, DML_PLAN_PAD, out->element_size);
     b.plan.pad_mode = p->mode;
-    if (p->mode == DML_PAD_CONSTANT)
+    if (p->mode == DML_PADDING_MODE_CONSTANT)
         b.plan.fill_start = p->value;
     for (uint32_t i = 0; i < out->rank; ++i) {
         dml_plan_dim d = { out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0 };
         if (!p->start[i] && !p->end[i]) {
             dml_plan_builder_add(&b, d);
-        } else if (p->mode != DML_PAD_CONSTANT && in->sizes[i] == 1) {
+        } else if (p->mode != DML_PADDING_MODE_CONSTANT && in->sizes[i] == 1) {
             d.in_stride = 0; /* every coordinate reads the one element */
             dml_plan_builder_add(&b, d);
         } else {
