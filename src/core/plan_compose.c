@@ -199,7 +199,10 @@ static uint32_t squeeze(rdim* d, uint32_t n)
 bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dml_lengths_from* lengths_from)
 {
     bool q_reverses = q->kind == DML_PLAN_REVERSE_SUBSEQUENCES, p_reverses = p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
-    if ((q->kind != DML_PLAN_GATHER && !q_reverses) || (p->kind != DML_PLAN_GATHER && !p_reverses) ||
+    /* A gather of a fill is a fill: its "input" positions are the sequence
+     * positions, composed like any gather's. */
+    bool p_fills = p->kind == DML_PLAN_FILL && q->kind == DML_PLAN_GATHER;
+    if ((q->kind != DML_PLAN_GATHER && !q_reverses) || (p->kind != DML_PLAN_GATHER && !p_reverses && !p_fills) ||
         (q_reverses && p_reverses) || q->element_size != p->element_size || q->rank > DML_PLAN_MAX_RANK ||
         p->rank > DML_PLAN_MAX_RANK)
         return false;
@@ -257,6 +260,12 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     r.element_size = q->element_size;
     r.out_offset = q->out_offset;
     r.in_offset = p->in_offset;
+    if (p_fills) {
+        r.kind = DML_PLAN_FILL;
+        r.data_type = p->data_type;
+        r.fill_start = p->fill_start;
+        r.fill_delta = p->fill_delta;
+    }
     if (p_reverses) {
         r.kind = DML_PLAN_REVERSE_SUBSEQUENCES;
         r.axis_size = p->axis_size;
