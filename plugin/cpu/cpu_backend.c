@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "cpu_execute.h"
+#include "cpu_fill.h"
 #include "cpu_scale_bias.h"
 #include "cpu_pool.h"
 
@@ -310,6 +311,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
     /* Small plans run inline on the caller (the cost model's choice). */
     if (plan->kind == DML_PLAN_SCALE_BIAS)
         dml_cpu_scale_bias(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_FILL)
+        dml_cpu_fill(device->pool, &device->cost, limit, plan, args);
     else
         dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
@@ -318,7 +321,7 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
-        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS),
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_FILL),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,
