@@ -13,6 +13,7 @@
  */
 #include "gather_thread.h"
 #include "kernels.h"
+#include "fill_kernel.h"
 #include "scale_bias_kernel.h"
 #include "tile_staged.h"
 
@@ -120,6 +121,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
             cudaMemcpyDeviceToDevice, stream);
     if (launch->scale_bias)
         return dml_cuda_launch_scale_bias(launch, stream);
+    if (launch->fill)
+        return dml_cuda_launch_fill(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
     kernel_fn kernel = pick(launch);
@@ -135,6 +138,8 @@ extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
 {
     if (launch->is_copy || launch->grid == 0)
         return cudaSuccess;
+    if (launch->fill)
+        return dml_cuda_load_fill(launch);
     kernel_fn kernel = pick(launch);
     if (!kernel)
         return cudaErrorInvalidValue;

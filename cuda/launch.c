@@ -1,5 +1,6 @@
 #include "launch.h"
 
+#include "fill.h"
 #include "scale_bias.h"
 
 #include <string.h>
@@ -376,6 +377,10 @@ void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given,
         dml_cuda_plan_scale_bias(plan, limits.sm_count, launch);
         return;
     }
+    if (plan->kind == DML_PLAN_FILL) {
+        dml_cuda_plan_fill(plan, limits.sm_count, launch);
+        return;
+    }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
@@ -438,6 +443,7 @@ void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
     launch->bound_bytes[2] = args->output_bytes;
     launch->scale_bias_params.in = args->input;
     launch->scale_bias_params.out = args->output;
+    launch->fill_params.out = args->output;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

@@ -9,6 +9,7 @@
 
 #include "core/plan.h"
 #include "gather_params.h"
+#include "fill_params.h"
 #include "scale_bias_params.h"
 
 /* What the launcher needs to know of the GPU: its SMs and their shared
@@ -39,7 +40,7 @@ typedef struct dml_cuda_limits {
 /* The plan kinds the launcher has kernels for (the CUDA and emulated backends declare them). */
 #define DML_CUDA_PLAN_KINDS                                                                            \
     (DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |         \
-        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS))
+        DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_FILL))
 
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
@@ -83,6 +84,10 @@ typedef struct dml_cuda_launch {
     /* DML_PLAN_SCALE_BIAS: its own kernel (scale_bias.cu) over this plan. */
     int scale_bias;
     dml_scale_bias_params scale_bias_params;
+
+    /* DML_PLAN_FILL: its own kernels (fill.cu) over these. */
+    int fill;
+    dml_fill_params fill_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on
