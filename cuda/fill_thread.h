@@ -9,8 +9,9 @@
  *   vector   (the innermost dimension contiguous) item = one 16-byte-aligned
  *            window of a row: a window inside the row is one 16-byte store
  *            of its 16 / e elements; a window at a row's ends stores the
- *            elements of the row it holds one by one (nothing outside the
- *            row, which may be preceded or followed by other data);
+ *            part of the row it holds in the fewest aligned pieces (nothing
+ *            outside the row, which may be preceded or followed by other
+ *            data);
  *   scalar   item = one element, stored alone.
  *
  * Element sizes are compile-time constants (the kernel specialises on them;
@@ -53,7 +54,18 @@ DML_HD uint64_t dml_fill_at(const dml_plan* plan, int64_t k)
     return dml_fill_value(plan->data_type, plan->fill_start.u64, plan->fill_delta.u64, (uint64_t)k);
 }
 
-/* Window `w` of row `row`. */
+/* Bytes [x, x + size) of a packed 16-byte line (size 1, 2, 4 or 8, x a multiple of it). */
+DML_HD uint64_t dml_fill_line_bytes(const uint32_t* word, uint32_t x, uint32_t size)
+{
+    if (size == 8)
+        return (uint64_t)word[x / 4] | (uint64_t)word[x / 4 + 1] << 32;
+    return (word[x / 4] >> (8 * (x % 4))) & (uint32_t)(~0ull >> (64 - 8 * size));
+}
+
+/* Window `w` of row `row`: its elements' values packed into a 16-byte line,
+ * stored whole when the window lies inside the row; at a row's ends, the
+ * part inside the row in the fewest naturally aligned pieces (8, 4, 2, 1
+ * bytes), nothing outside it. */
 DML_HD void dml_fill_window(const dml_fill_params* p, uint64_t row, uint64_t w, uint32_t e)
 {
     const dml_plan* plan = &p->plan;
@@ -64,26 +76,33 @@ DML_HD void dml_fill_window(const dml_fill_params* p, uint64_t row, uint64_t w, 
     unsigned char* start = (unsigned char*)p->out + o * (int64_t)e;
     const int64_t misalign = (int64_t)((uintptr_t)start % 16) / (int64_t)e; /* elements before start in its line */
     const int64_t first = (int64_t)w * per - misalign;                      /* the window's first element */
-    if (first >= 0 && first + per <= n) {
-        uint32_t word[4] = { 0, 0, 0, 0 };
-        DML_UNROLL
-        for (uint32_t j = 0; j < per; ++j) {
-            uint64_t v = dml_fill_at(plan, k + (first + (int64_t)j) * ks);
-            const uint32_t byte = j * e;
-            word[byte / 4] |= (uint32_t)(v & (~0ull >> (64 - 8 * e))) << (8 * (byte % 4));
-            if (e == 8)
-                word[byte / 4 + 1] = (uint32_t)(v >> 32);
-        }
+    if (first >= n)
+        return; /* past the row: windows_per_row is enough for the worst alignment */
+    const uint32_t lo = first < 0 ? (uint32_t)-first : 0, hi = first + per > n ? (uint32_t)(n - first) : per;
+    uint32_t word[4] = { 0, 0, 0, 0 };
+    DML_UNROLL
+    for (uint32_t j = 0; j < per; ++j) {
+        if (j < lo || j >= hi)
+            continue;
+        uint64_t v = dml_fill_at(plan, k + (first + (int64_t)j) * ks);
+        const uint32_t byte = j * e;
+        word[byte / 4] |= (uint32_t)(v & (~0ull >> (64 - 8 * e))) << (8 * (byte % 4));
+        if (e == 8)
+            word[byte / 4 + 1] = (uint32_t)(v >> 32);
+    }
+    unsigned char* line = start + first * (int64_t)e;
+    if (lo == 0 && hi == per) {
         dml_u128 vector = { word[0], word[1], word[2], word[3] };
-        unsigned char* address = start + first * (int64_t)e;
-        DML_TRACE(DML_SITE_STORE, 1, address, 16);
-        dml_store128(address, vector);
+        DML_TRACE(DML_SITE_STORE, 1, line, 16);
+        dml_store128(line, vector);
         return;
     }
-    for (uint32_t j = 0; j < per; ++j) { /* a row's ends */
-        const int64_t i = first + (int64_t)j;
-        if (i >= 0 && i < n)
-            dml_fill_store(start + i * (int64_t)e, dml_fill_at(plan, k + i * ks), e, DML_SITE_EDGE_STORE);
+    for (uint32_t x = lo * e, end = hi * e; x < end;) {
+        uint32_t size = 8;
+        while (size > e && (x % size || x + size > end))
+            size /= 2;
+        dml_fill_store(line + x, dml_fill_line_bytes(word, x, size), size, DML_SITE_EDGE_STORE);
+        x += size;
     }
 }
 
