@@ -44,6 +44,21 @@
  *        zero dimension gives OTD_EMPTY; an output dimension above UINT32
  *        gives OTD_UNREPRESENTABLE.
  *
+ *   ConstantOfShape(shape; value)  (value: a one-element tensor, default float 0)
+ *     -> DML_FILL_VALUE_CONSTANT of value's type, Value = its bits, sizes =
+ *        shape ({} is a scalar: {1}).
+ *   Range(start, limit, delta)  (scalars of float, double, int16, int32, int64)
+ *     -> DML_FILL_VALUE_SEQUENCE, ValueStart = start, ValueDelta = delta, one
+ *        dimension of ONNX's max(ceil((limit - start) / delta), 0) elements:
+ *        exact for integers, for floats as onnxruntime computes it (limit -
+ *        start in the type, divided by delta in double); delta 0 is
+ *        OTD_INVALID. The values are DirectML's closed form start + i * delta.
+ *   Expand(input, shape)
+ *     -> DML_ELEMENT_WISE_IDENTITY whose input is the output's sizes with
+ *        stride 0 on every broadcast dimension (numpy's bidirectional
+ *        broadcast, aligned right).
+ *   A zero dimension gives OTD_EMPTY, one above UINT32 OTD_UNREPRESENTABLE.
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -118,6 +133,33 @@ typedef struct otd_depth_space {
  * SpaceToDepth. */
 int otd_map_depth_space(int to_space, uint32_t rank, const int64_t* dims, int64_t blocksize, const char* mode,
                         otd_depth_space* out, char* err, size_t errlen);
+
+typedef struct otd_fill {
+    DML_TENSOR_DATA_TYPE type;
+    int sequence;                 /* Range: FILL_VALUE_SEQUENCE; else FILL_VALUE_CONSTANT */
+    uint32_t rank;
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* 0 somewhere when OTD_EMPTY */
+    DML_SCALAR_UNION start, delta;
+} otd_fill;
+
+/* shape: shape_count dims; value: value_type's element bytes (NULL: the
+ * attribute is absent). */
+int otd_map_constant_of_shape(uint64_t shape_count, const int64_t* shape, int32_t value_type, const void* value,
+                              otd_fill* out, char* err, size_t errlen);
+
+/* start, limit, delta: one element of type (TP_*) each. */
+int otd_map_range(int32_t type, const void* start, const void* limit, const void* delta, otd_fill* out,
+                  char* err, size_t errlen);
+
+typedef struct otd_expand {
+    uint32_t rank;
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];  /* 0 somewhere when OTD_EMPTY */
+    uint32_t input_strides[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* over output_sizes; 0 where it broadcasts */
+    uint64_t input_elements;
+} otd_expand;
+
+int otd_map_expand(uint32_t rank, const int64_t* dims, uint64_t shape_count, const int64_t* shape,
+                   otd_expand* out, char* err, size_t errlen);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */
