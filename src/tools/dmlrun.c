@@ -245,8 +245,12 @@ static host_tensor run_request(tool_device* dev, const dmlrun_args* a)
 {
     dmlrun_call call;
     memset(&call, 0, sizeof call);
-    host_tensor* input = dmlrun_add_input(&call, "input", a->type, a->rank, a->sizes);
-    host_tensor_fill(input, a->input, "--input");
+    if (a->op->no_input && a->input)
+        tool_fail("--input: %s has no input (--sizes are the output's)", a->op->title);
+    if (!a->op->no_input) {
+        host_tensor* input = dmlrun_add_input(&call, "input", a->type, a->rank, a->sizes);
+        host_tensor_fill(input, a->input, "--input");
+    }
 
     printf("operator %s\n", a->op->title);
     a->op->build(a, &call);
@@ -521,11 +525,10 @@ static int run_examples(tool_device* dev)
             printf("== %s\n", e->title);
             host_tensor output = run_request(dev, &a);
             host_tensor expected;
-            host_tensor_init(&expected, DML_TENSOR_DATA_TYPE_FLOAT32, output.rank, output.sizes);
+            host_tensor_init(&expected, output.type, output.rank, output.sizes);
             host_tensor_fill(&expected, e->expected, "expected");
             host_tensor_print("expected", &expected);
-            bool match = output.type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
-                memcmp(expected.data, output.data, output.count * sizeof(float)) == 0;
+            bool match = memcmp(expected.data, output.data, output.count * dml_data_type_size(output.type)) == 0;
             printf("%s\n\n", match ? "OK" : "MISMATCH");
             total++;
             failures += !match;

@@ -110,7 +110,7 @@ void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values);
 
 /* A documented example: the options as on the command line (the input is
  * 1, 2, ..., N in float32 unless they say otherwise) and the expected output,
- * row-major, as float32 values. */
+ * row-major, as values of the output's type. */
 typedef struct dmlrun_example {
     const char* title;
     const char* options;
@@ -123,6 +123,7 @@ typedef struct dmlrun_op {
     const char* title; /* DirectML's: "SLICE1" */
     const char* usage; /* --help: the options, then an optional second line */
     const char* notes;
+    bool no_input;     /* the operator reads nothing (the fills): --sizes are the output's */
     dmlrun_option options[DMLRUN_MAX_OPTIONS]; /* up to a NULL name */
     /* Checks beyond the options' syntax that the tool must make itself
      * (fatal: tool_fail); NULL when the runtime checks everything. */
