@@ -15,10 +15,10 @@ dml.version() says which runtime was loaded (its release and ABI version).
 See docs/python.md in the project.
 """
 from ._lib import DmlError, Version, version
-from ._ops import (Tensor, depth_to_space, identity, reverse_subsequences, slice, slice1,  # noqa: A004
-                   space_to_depth, tile)
+from ._ops import (Tensor, arange, depth_to_space, full, identity, reverse_subsequences, slice,  # noqa: A004
+                   slice1, space_to_depth, tile)
 from .graph import CompiledGraph, Graph
 
-__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "depth_to_space", "identity",
-           "reverse_subsequences", "slice", "slice1", "space_to_depth", "tile", "version"]
+__all__ = ["CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "arange", "depth_to_space", "full",
+           "identity", "reverse_subsequences", "slice", "slice1", "space_to_depth", "tile", "version"]
 __version__ = "1.0.0"
