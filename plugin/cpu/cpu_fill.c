@@ -5,6 +5,7 @@
 #include <dml/dml.h>
 
 #include "core/fill.h"
+#include "cpu_execute.h"
 
 typedef unsigned char byte;
 
@@ -14,6 +15,7 @@ typedef struct fill_values {
     uint64_t start, delta;
     float delta32, start16, delta16; /* FLOAT32's delta; FLOAT16's start and delta widened */
     double delta64;
+    int stream; /* the output is large enough for non-temporal stores (cpu_execute.h) */
 } fill_values;
 
 static fill_values values_of(const dml_plan* p)
@@ -28,46 +30,62 @@ static fill_values values_of(const dml_plan* p)
     v.delta64 = p->fill_delta.f64;
     v.start16 = dml_half_to_float(p->fill_start.u16);
     v.delta16 = dml_half_to_float(p->fill_delta.u16);
+    v.stream = dml_cpu_output_streams(p->element_count * p->element_size);
     return v;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Bytes [0, bytes) of a contiguous row of one e-byte value: the value
+ * replicated over 16 bytes (every e-aligned address starts an element, so
+ * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time
+ * (non-temporal for streamed outputs, as the copies are: memset's speed
+ * without reading the lines first), the ends element by element. */
+static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, int stream)
+{
+    byte line[16];
+    for (uint32_t b = 0; b < 16; b += e)
+        memcpy(line + b, &value, e); /* little-endian: the element's bytes */
+    uint64_t head = (16 - ((uintptr_t)out & 15)) & 15;
+    head = head < bytes ? head : bytes;
+    memcpy(out, line, (size_t)head); /* the pattern from an element's start: head is a multiple of e */
+    out += head, bytes -= head;
+#if defined(__SSE2__)
+    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)line);
+    if (stream) {
+        for (; bytes >= 16; bytes -= 16, out += 16)
+            _mm_stream_si128((__m128i*)(void*)out, v);
+        _mm_sfence();
+    }
+    for (; bytes >= 16; bytes -= 16, out += 16)
+        _mm_store_si128((__m128i*)(void*)out, v);
+#else
+    (void)stream;
+    for (; bytes >= 16; bytes -= 16, out += 16)
+        memcpy(out, line, 16);
+#endif
+    memcpy(out, line, (size_t)bytes);
+}
+
 /* n elements of one value at stride os: memset when its bytes are all
- * equal and the row is contiguous, else a store loop (vectorised). */
-static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value)
+ * equal and the row is contiguous, else the pattern's 16-byte stores, or a
+ * store loop for strided rows. */
+static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value, int stream)
 {
     if (os == 1) {
         uint64_t byte_pattern = (value & 0xFF) * 0x0101010101010101ull;
         uint64_t mask = e == 8 ? ~0ull : ((1ull << (8 * e)) - 1);
-        if (((value ^ byte_pattern) & mask) == 0) {
+        if (((value ^ byte_pattern) & mask) == 0)
             memset(out, (int)(value & 0xFF), (size_t)(n * e));
-            return;
-        }
+        else
+            fill_pattern(out, n * e, e, value, stream);
+        return;
     }
     const int64_t step = os * (int64_t)e;
-    switch (e) {
-    case 2: {
-        uint16_t v = (uint16_t)value;
-        for (uint64_t j = 0; j < n; ++j)
-            memcpy(out + (int64_t)j * step, &v, 2);
-        break;
-    }
-    case 4: {
-        uint32_t v = (uint32_t)value;
-        for (uint64_t j = 0; j < n; ++j)
-            memcpy(out + (int64_t)j * step, &v, 4);
-        break;
-    }
-    case 8:
-        for (uint64_t j = 0; j < n; ++j)
-            memcpy(out + (int64_t)j * step, &value, 8);
-        break;
-    default: {
-        byte v = (byte)value;
-        for (uint64_t j = 0; j < n; ++j)
-            out[(int64_t)j * step] = v;
-        break;
-    }
-    }
+    for (uint64_t j = 0; j < n; ++j)
+        memcpy(out + (int64_t)j * step, &value, e); /* little-endian: the type's low bytes */
 }
 
 /* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): the
@@ -77,19 +95,23 @@ static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int3
 {
     switch (f->data_type) {
     case DML_TENSOR_DATA_TYPE_FLOAT32: {
-        const uint32_t start = (uint32_t)f->start;
-        for (uint64_t j = 0; j < n; ++j) {
-            uint32_t v = dml_fill_f32_step(start, f->delta32, (float)(k0 + (int32_t)j * ks));
-            memcpy(out + 4 * j, &v, 4);
-        }
-        return;
+        /* fill.h's steps without their k = 0 test (a select the loop would
+         * not vectorise through): position 0 is at most one end of the row,
+         * written after. */
+        float start, *o = (float*)(void*)out;
+        const uint32_t start_bits = (uint32_t)f->start;
+        memcpy(&start, &start_bits, 4);
+        for (uint64_t j = 0; j < n; ++j)
+            o[j] = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(k0 + (int32_t)j * ks), f->delta32));
+        break;
     }
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint64_t v = dml_fill_f64_step(f->start, f->delta64, (double)(k0 + (int32_t)j * ks));
-            memcpy(out + 8 * j, &v, 8);
-        }
-        return;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: {
+        double start, *o = (double*)(void*)out;
+        memcpy(&start, &f->start, 8);
+        for (uint64_t j = 0; j < n; ++j)
+            o[j] = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(k0 + (int32_t)j * ks), f->delta64));
+        break;
+    }
     case DML_TENSOR_DATA_TYPE_FLOAT16:
         for (uint64_t j = 0; j < n; ++j) {
             uint16_t v = dml_fill_f16_step((uint16_t)f->start, f->start16, f->delta16, (float)(k0 + (int32_t)j * ks));
@@ -98,6 +120,13 @@ static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int3
         return;
     default:
         break;
+    }
+    if (f->data_type == DML_TENSOR_DATA_TYPE_FLOAT32 || f->data_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+        if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
+            memcpy(out, &f->start, f->e);
+        else if (k0 + (int64_t)(n - 1) * ks == 0)
+            memcpy(out + (n - 1) * f->e, &f->start, f->e);
+        return;
     }
     const uint32_t start = (uint32_t)f->start, delta = (uint32_t)f->delta;
     switch (f->e) {
@@ -130,7 +159,7 @@ static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int3
 static void fill_row(const fill_values* f, byte* out, int64_t os, uint64_t n, int64_t k0, int64_t ks)
 {
     if (ks == 0 || n == 1) {
-        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0));
+        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0), f->stream);
         return;
     }
     const int64_t k_last = k0 + (int64_t)(n - 1) * ks; /* positions of the plan: no overflow */

@@ -77,6 +77,24 @@ DML_HD double dml_fill_mul_add_f64(double start, double kd, double delta)
 #endif
 }
 
+/* A float result with every NaN made the canonical one (a select:
+ * vectorises). */
+DML_HD float dml_fill_canonical_f32(float r)
+{
+    const uint32_t nan = DML_FILL_NAN32;
+    float canonical;
+    memcpy(&canonical, &nan, 4);
+    return r != r ? canonical : r;
+}
+
+DML_HD double dml_fill_canonical_f64(double r)
+{
+    const uint64_t nan = DML_FILL_NAN64;
+    double canonical;
+    memcpy(&canonical, &nan, 8);
+    return r != r ? canonical : r;
+}
+
 /* The float32 element whose position, rounded to float32, is kf (kf == 0
  * exactly when k == 0): its bits. Callers that know k < 2^31 may round it
  * from an int32 (the same value), which vectorises. */
@@ -86,10 +104,10 @@ DML_HD uint32_t dml_fill_f32_step(uint32_t start_bits, float delta, float kf)
         return start_bits;
     float start;
     memcpy(&start, &start_bits, 4);
-    float r = dml_fill_mul_add_f32(start, kf, delta);
+    float r = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, kf, delta));
     uint32_t bits;
     memcpy(&bits, &r, 4);
-    return r != r ? DML_FILL_NAN32 : bits;
+    return bits;
 }
 
 DML_HD uint64_t dml_fill_f64_step(uint64_t start_bits, double delta, double kd)
@@ -98,10 +116,10 @@ DML_HD uint64_t dml_fill_f64_step(uint64_t start_bits, double delta, double kd)
         return start_bits;
     double start;
     memcpy(&start, &start_bits, 8);
-    double r = dml_fill_mul_add_f64(start, kd, delta);
+    double r = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, kd, delta));
     uint64_t bits;
     memcpy(&bits, &r, 8);
-    return r != r ? DML_FILL_NAN64 : bits;
+    return bits;
 }
 
 /* float16: start and delta already widened to float32 (dml_half_to_float). */
