@@ -46,7 +46,9 @@ static void check_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, 
         sequence ? (const void*)&sd : (const void*)&cd };
     dml_plan plan;
     ck_assert_int_ge(dml_plan_from_desc(&od, &plan), 0);
-    unsigned char* got = aligned_alloc(16, bytes + 48);
+    void* block = NULL;
+    ck_assert_int_eq(posix_memalign(&block, 16, bytes + 48), 0); /* aligned_alloc wants a multiple of 16 */
+    unsigned char* got = block;
     unsigned char* want = malloc(bytes + 48);
     ck_assert(got && want);
     for (uint64_t i = 0; i < bytes + 48; ++i)

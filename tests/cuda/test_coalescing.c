@@ -255,8 +255,9 @@ START_TEST(fill_stores_coalesce)
                     dml_plan plan;
                     uint64_t bytes;
                     ck_assert_int_eq(fill_case_plan(sequence, e, pattern, 64 * 1024, 1000, &plan, &bytes), 0);
-                    unsigned char* block = aligned_alloc(64, bytes + 64);
-                    ck_assert_ptr_nonnull(block);
+                    void* allocation = NULL;
+                    ck_assert_int_eq(posix_memalign(&allocation, 64, bytes + 64), 0);
+                    unsigned char* block = allocation;
                     dml_plan_args args = { NULL, NULL, block + shift, 0, 0, bytes };
                     dml_cuda_launch launch;
                     dml_cuda_prepare(&plan, &args, sms[k], &launch);
