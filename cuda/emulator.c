@@ -13,6 +13,7 @@
 
 #include "pad_thread.h"
 #include "cast_thread.h"
+#include "fill_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
 
@@ -235,6 +236,26 @@ static void emulate_cast(emulation* e, dml_coalescing* stats)
         }
 }
 
+/* A FILL launch: its threads warp by warp, each store checked and, with
+ * statistics, counted per warp instruction like the gathers'. */
+static void emulate_fill(emulation* e, dml_coalescing* stats)
+{
+    const dml_cuda_launch* l = e->launch;
+    warp_trace* w = e->trace;
+    for (uint64_t block = 0; block < l->grid; ++block)
+        for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
+            for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
+                e->block = block;
+                e->thread = warp + lane;
+                if (w)
+                    w->lane = (int)lane;
+                dml_fill_thread(&l->fill_params, block, warp + lane, l->grid, l->block, l->element_size);
+            }
+            if (w && !w->failed)
+                emu_account_warp(w, stats);
+        }
+}
+
 /* The shared-memory model of a block of `size` bytes (NULL: out of memory).
  * The bytes are allocated to the byte, so that an access past them that
  * the model's check missed would still be caught by the sanitizers. */
@@ -414,11 +435,11 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     emulation e;
     memset(&e, 0, sizeof e);
     e.launch = l;
-    const int traced = stats && !l->is_copy && !l->scale_bias; /* coalescing: the gather and pad kernels' */
+    const int traced = stats && !l->is_copy && !l->scale_bias; /* coalescing: the gather, pad, cast and fill kernels' */
     e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
-    if (!l->is_copy && !l->scale_bias && !l->pad && !l->cast && l->mode == DML_CUDA_MODE_TILED) {
+    if (!l->is_copy && !l->scale_bias && !l->pad && !l->cast && !l->fill && l->mode == DML_CUDA_MODE_TILED) {
         e.shared = shared_model_new(l->shared_bytes);
         if (!e.shared) { /* nothing can run without it */
             free(e.trace);
@@ -435,6 +456,8 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
             emulate_pad(&e);
         else if (l->cast)
             emulate_cast(&e, e.stats);
+        else if (l->fill)
+            emulate_fill(&e, stats);
         else
             emulate_kernel(&e, stats);
         if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))

@@ -15,6 +15,7 @@
 #include "kernels.h"
 #include "pad_kernel.h"
 #include "cast_kernel.h"
+#include "fill_kernel.h"
 #include "scale_bias_kernel.h"
 #include "tile_staged.h"
 
@@ -126,6 +127,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
         return dml_cuda_launch_pad(launch, stream);
     if (launch->cast)
         return dml_cuda_launch_cast(launch, stream);
+    if (launch->fill)
+        return dml_cuda_launch_fill(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
     kernel_fn kernel = pick(launch);
@@ -143,6 +146,8 @@ extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
         return cudaSuccess;
     if (launch->pad)
         return dml_cuda_load_pad(launch);
+    if (launch->fill)
+        return dml_cuda_load_fill(launch);
     kernel_fn kernel = pick(launch);
     if (!kernel)
         return cudaErrorInvalidValue;

@@ -2,6 +2,7 @@
 
 #include "pad.h"
 #include "cast_launch.h"
+#include "fill.h"
 #include "scale_bias.h"
 
 #include <string.h>
@@ -386,6 +387,10 @@ void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given,
         dml_cuda_plan_cast(plan, limits.sm_count, launch);
         return;
     }
+    if (plan->kind == DML_PLAN_FILL) {
+        dml_cuda_plan_fill(plan, limits.sm_count, launch);
+        return;
+    }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
@@ -452,6 +457,7 @@ void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
     launch->pad_params.out = args->output;
     launch->cast_params.in = args->input;
     launch->cast_params.out = args->output;
+    launch->fill_params.out = args->output;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

@@ -11,6 +11,7 @@
 #include "gather_params.h"
 #include "pad_params.h"
 #include "cast_params.h"
+#include "fill_params.h"
 #include "scale_bias_params.h"
 
 /* What the launcher needs to know of the GPU: its SMs and their shared
@@ -42,7 +43,8 @@ typedef struct dml_cuda_limits {
 #define DML_CUDA_PLAN_KINDS                                                                            \
     (DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |         \
         DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |         \
-        DML_PLAN_KIND_BIT(DML_PLAN_CAST))
+        DML_PLAN_KIND_BIT(DML_PLAN_CAST) |                   \
+        DML_PLAN_KIND_BIT(DML_PLAN_FILL))
 
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
@@ -93,6 +95,9 @@ typedef struct dml_cuda_launch {
     /* DML_PLAN_CAST: its own kernels (cast.cu) over this plan. */
     int cast;
     dml_cast_params cast_params;
+    /* DML_PLAN_FILL: its own kernels (fill.cu) over these. */
+    int fill;
+    dml_fill_params fill_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

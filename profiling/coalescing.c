@@ -38,6 +38,7 @@
 #include "core/error.h"
 #include "core/ops/op.h" /* dml_plan_from_desc */
 #include "emulator.h"
+#include "fill_cases.h"
 #include "gather_cases.h"
 #include "launch.h"
 
@@ -63,6 +64,60 @@ static void usage(FILE* out)
         "  --row-bytes N  bytes per row of the row patterns, 16 to 1 MiB (default 1024)\n"
         "  --sm N         SM count the grid is sized for (default 132, an H100)\n"
         "  --csv          comma-separated output\n");
+}
+
+/* FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE: stores only (load columns
+ * 1.00 and 0), the launch named fill-vector (16-byte windows of contiguous
+ * rows) or fill-scalar. Returns the cases that failed. */
+static int fill_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count)
+{
+    static const uint32_t sizes[] = { 1, 2, 4, 8 };
+    int failures = 0;
+    for (int sequence = 0; sequence < 2; ++sequence)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+            for (int pattern = 0; pattern < FILL_PATTERN_COUNT; ++pattern) {
+                const char* name = sequence ? "FILL_VALUE_SEQUENCE" : "FILL_VALUE_CONSTANT";
+                dml_plan plan;
+                uint64_t out_bytes;
+                unsigned char* out;
+                if (fill_case_plan(sequence, sizes[s], pattern, bytes, row_bytes, &plan, &out_bytes) < 0) {
+                    fprintf(stderr, "dmlcoalesce: %s %s: %s\n", name, fill_pattern_name(pattern), dml_error_last());
+                    ++failures;
+                    continue;
+                }
+                if (posix_memalign((void**)&out, 64, out_bytes)) {
+                    fprintf(stderr, "dmlcoalesce: out of memory\n");
+                    return failures + 1;
+                }
+                dml_plan_args args = { NULL, NULL, out, 0, 0, out_bytes };
+                dml_cuda_launch launch;
+                dml_cuda_prepare(&plan, &args, sm_count, &launch);
+                dml_coalescing stats;
+                int emulated = dml_cuda_emulate(&launch, &stats);
+                free(out);
+                if (emulated < 0) {
+                    fprintf(stderr, "dmlcoalesce: %s %s: %s\n", name, fill_pattern_name(pattern),
+                        emulated == DML_EMULATE_VIOLATION ? dml_cuda_emulator_violation() : "out of memory");
+                    ++failures;
+                    continue;
+                }
+                const char* mode = launch.fill_params.vector ? "fill-vector" : "fill-scalar";
+                const char* bits = "64";
+                double store = dml_coalescing_store_efficiency(&stats);
+                uint64_t data_bytes = plan.element_count * plan.element_size;
+                if (csv)
+                    printf("%s,%u,%s,%llu,%s,%s,%u,%u,1.0000,%.4f,0,%llu,0,0,0,0,0.000,%u,0,0,0,0\n", name, sizes[s],
+                        fill_pattern_name(pattern), (unsigned long long)data_bytes, mode, bits, launch.grid,
+                        launch.block, store, (unsigned long long)stats.store_requests, launch.blocks_per_sm);
+                else {
+                    char what[64];
+                    snprintf(what, sizeof what, "%s/%s %ux%u", mode, bits, launch.grid, launch.block);
+                    printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8u %8llu %8u %6.3f\n", name, sizes[s],
+                        fill_pattern_name(pattern), (unsigned long long)data_bytes, what, 1.0, store, 0u,
+                        (unsigned long long)stats.store_requests, 0u, 0.0);
+                }
+            }
+    return failures;
 }
 
 /* A wrong command line: say what was wrong, then the usage, exit status 2. */
@@ -243,5 +298,6 @@ int main(int argc, char** argv)
         for (uint32_t pad = 1; pad <= 2; ++pad)
             for (uint32_t mode = 0; mode < 4; ++mode)
                 failures += padding_row(csv, bytes, row_bytes, sm_count, sizes[s], pad, mode);
+    failures += fill_rows(csv, bytes, row_bytes, sm_count);
     return failures ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 #include "cpu_cast.h"
 #include "cpu_execute.h"
 #include "cpu_pad.h"
+#include "cpu_fill.h"
 #include "cpu_scale_bias.h"
 #include "cpu_pool.h"
 
@@ -321,6 +322,8 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
         dml_cpu_pad(device->pool, &device->cost, limit, plan, args);
     else if (plan->kind == DML_PLAN_CAST)
         dml_cpu_cast(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_FILL)
+        dml_cpu_fill(device->pool, &device->cost, limit, plan, args);
     else
         dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
@@ -357,7 +360,8 @@ const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
         DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |
-        DML_PLAN_KIND_BIT(DML_PLAN_CAST),
+        DML_PLAN_KIND_BIT(DML_PLAN_CAST) |
+        DML_PLAN_KIND_BIT(DML_PLAN_FILL),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,

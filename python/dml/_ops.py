@@ -809,3 +809,111 @@ def split(x, indices_or_sections, axis=0, *, backend=None):  # noqa: A001
     desc = _SplitDesc(ctypes.pointer(data.tensor), len(parts), _tensor_array(parts), axis)
     _dispatch(device, stream, OPERATOR_SPLIT, desc, [data], parts)
     return [_result(x, device, o, view.dtype) for o in outs]
+
+
+# ---- FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE --------------------------------
+
+OPERATOR_FILL_VALUE_CONSTANT = 103
+OPERATOR_FILL_VALUE_SEQUENCE = 104
+
+
+class _FillConstantDesc(ctypes.Structure):
+    _fields_ = [("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("ValueDataType", ctypes.c_int),
+                ("Value", _ScalarUnion)]
+
+
+class _FillSequenceDesc(ctypes.Structure):
+    _fields_ = [("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("ValueDataType", ctypes.c_int),
+                ("ValueStart", _ScalarUnion), ("ValueDelta", _ScalarUnion)]
+
+
+_DLPACK_CODE = {"f": _dlpack.KDL_FLOAT, "i": _dlpack.KDL_INT, "u": _dlpack.KDL_UINT, "b": _dlpack.KDL_BOOL}
+
+
+def _fill_type(name, dtype):
+    """(numpy dtype, DML data type, DLPack dtype) for a numpy-style dtype."""
+    import numpy as np
+    dtype = np.dtype(dtype)
+    if dtype.kind not in _DLPACK_CODE or dtype.itemsize not in (1, 2, 4, 8):
+        raise TypeError("%s: dtype %s is not supported (bool, integers, float16/32/64)" % (name, dtype))
+    key = {"f": "FLOAT", "i": "INT", "u": "UINT", "b": "UINT"}[dtype.kind] + str(8 * dtype.itemsize)
+    return dtype, _lib.DATA_TYPES[key][0], (_DLPACK_CODE[dtype.kind], 8 * dtype.itemsize, 1)
+
+
+def _scalar(value, dtype):
+    """value in dtype's bits (numpy's conversion), as DML_SCALAR_UNION."""
+    import numpy as np
+    union = _ScalarUnion()
+    data = np.array(value, dtype=dtype).tobytes()
+    ctypes.memmove(union.Bytes, data, len(data))
+    return union
+
+
+def _fill(name, shape, dtype, backend, make_desc):
+    device = _device(backend or "cpu", 0)
+    out = _Output(device, shape, dtype[1])
+    desc = make_desc(ctypes.pointer(out.tensor))
+    _dispatch(device, None, OPERATOR_FILL_VALUE_SEQUENCE if isinstance(desc, _FillSequenceDesc)
+              else OPERATOR_FILL_VALUE_CONSTANT, desc, [], [out])
+    tensor = Tensor(device, out.buffer, out.shape, dtype[2])
+    if device.backend == "cuda":
+        return tensor
+    import numpy as np
+    return np.from_dlpack(tensor)
+
+
+def _fill_shape(name, shape):
+    shape = [shape] if not hasattr(shape, "__iter__") else list(shape)
+    shape = _check_ints("%s: shape" % name, shape, 0, 0xFFFFFFFF)
+    if not shape:
+        raise ValueError("%s: a 0-dimensional result is not supported (give shape a dimension)" % name)
+    if 0 in shape:
+        raise ValueError("%s: empty tensors (a dimension of size 0) are not supported: shape %s" % (name, shape))
+    return shape
+
+
+def full(shape, fill_value, dtype=None, *, backend=None):
+    """DML_OPERATOR_FILL_VALUE_CONSTANT with numpy.full's convention: a new
+    tensor of shape (an integer or a sequence) every element of which is
+    fill_value converted to dtype (default: numpy.array(fill_value).dtype).
+    No input: it runs on backend (default "cpu") and returns a numpy array
+    on host backends, a dml.Tensor (DLPack: torch.from_dlpack, cupy) on
+    "cuda"."""
+    import numpy as np
+    shape = _fill_shape("dml.full", shape)
+    dtype = _fill_type("dml.full", np.array(fill_value).dtype if dtype is None else dtype)
+    value = _scalar(fill_value, dtype[0])
+    return _fill("dml.full", shape, dtype, backend, lambda out: _FillConstantDesc(out, dtype[1], value))
+
+
+def arange(start, stop=None, step=1, dtype=None, *, backend=None):
+    """DML_OPERATOR_FILL_VALUE_SEQUENCE with numpy.arange's convention:
+    arange(stop), arange(start, stop[, step]); ceil((stop - start) / step)
+    elements (exact for integers; in float64 otherwise, as numpy), element
+    k = start + k * step computed in dtype (default: numpy's result type of
+    start, stop and step). Integers wrap; floats round k * step and the sum
+    once each (float16 in float32, rounded once). numpy derives its step
+    from the first two values it stores, dtype(start + step) - dtype(start),
+    so float results can differ from numpy.arange's in the last bits where
+    start + step is not exact in dtype (docs/python.md). An empty result is
+    refused (ValueError)."""
+    import math
+    import numpy as np
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("dml.arange: step is 0")
+    if dtype is None:
+        dtype = np.result_type(np.asarray(start), np.asarray(stop), np.asarray(step))
+    dtype = _fill_type("dml.arange", dtype)
+    values = (start, stop, step)
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        count = -((int(start) - int(stop)) // int(step))  # exact ceil((stop - start) / step)
+    else:
+        count = math.ceil((float(stop) - float(start)) / float(step))
+    if count <= 0:
+        raise ValueError("dml.arange: the result would be empty (start %r, stop %r, step %r)" % values)
+    if count > 0xFFFFFFFF:
+        raise ValueError("dml.arange: %d elements, more than 2^32 - 1" % count)
+    first, delta = _scalar(start, dtype[0]), _scalar(step, dtype[0])
+    return _fill("dml.arange", [count], dtype, backend, lambda out: _FillSequenceDesc(out, dtype[1], first, delta))

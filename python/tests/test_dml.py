@@ -106,6 +106,104 @@ def assert_same(test, got, want, what):
     test.assertEqual(np.ascontiguousarray(got).tobytes(), np.ascontiguousarray(want).tobytes(), what)
 
 
+FILL_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+               np.uint32, np.uint64, np.bool_]
+
+
+def closed_form(start, step, count, dtype):
+    """docs/operators.md's FILL_VALUE_SEQUENCE in numpy, element by element:
+    element 0 is start; then start + k * step, k and each operation rounded
+    to dtype (float16: in float32, rounded once); integers wrap."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        bits = 8 * dtype.itemsize
+        s, d = int(np.array(start).astype(dtype)), int(np.array(step).astype(dtype))
+        return np.array([(s + k * d) % (1 << bits) for k in range(count)], dtype=np.uint64).astype(dtype)
+    work = np.float32 if dtype == np.float16 else dtype.type
+    s, d = work(dtype.type(start)), work(dtype.type(step))
+    out = np.empty(count, dtype=dtype)
+    with np.errstate(all="ignore"):
+        for k in range(count):
+            out[k] = dtype.type(start) if k == 0 else dtype.type(s + work(k) * d)
+    return out
+
+
+class Fills(unittest.TestCase):
+    def test_full_against_numpy(self):
+        rng = np.random.default_rng(21)
+        for dtype in FILL_DTYPES:
+            for value in (0, 1, -3, 2.5, 127, True):
+                if dtype == np.bool_ or np.dtype(dtype).kind == "u" and value < 0:
+                    value = bool(value) if dtype == np.bool_ else abs(value)
+                if np.dtype(dtype).kind in "iub" and value == 2.5:
+                    continue
+                shape = tuple(int(n) for n in rng.integers(1, 5, rng.integers(1, 6)))
+                for backend in BACKENDS:
+                    assert_same(self, dml.full(shape, value, dtype=dtype, backend=backend),
+                                np.full(shape, value, dtype=dtype), "full %s %r %s" % (shape, value, backend))
+
+    def test_full_keeps_bits(self):
+        """NaN payloads and -0.0 stay as given; dtype defaults to numpy's for the value."""
+        nan = np.frombuffer(np.uint32(0x7FC12345).tobytes(), np.float32)[0]
+        for backend in BACKENDS:
+            assert_same(self, dml.full(7, nan, backend=backend), np.full(7, nan), "NaN payload")
+            assert_same(self, dml.full((3, 2), -0.0, backend=backend), np.full((3, 2), -0.0), "-0.0 float64")
+            assert_same(self, dml.full(5, 3, backend=backend), np.full(5, 3), "int default dtype")
+            assert_same(self, dml.full([2, 2], np.float16(-0.0), backend=backend), np.full([2, 2], np.float16(-0.0)),
+                        "-0.0 float16")
+
+    def test_arange_integers_equal_numpy(self):
+        cases = [(5,), (3, 17), (17, 3, -4), (-10, 10, 3), (0, 1000, 7), (100, -100, -1)]
+        for args in cases:
+            for dtype in (None, np.int8, np.int16, np.int32, np.int64, np.float32, np.float64):
+                want = np.arange(*args, dtype=dtype)
+                if want.dtype.kind == "i" and (want.min() < np.iinfo(want.dtype).min or
+                                               want.max() > np.iinfo(want.dtype).max):
+                    continue
+                for backend in BACKENDS:
+                    assert_same(self, dml.arange(*args, dtype=dtype, backend=backend), want,
+                                "arange%r %s %s" % (args, dtype, backend))
+
+    def test_arange_floats(self):
+        """Equal to the closed form exactly; to numpy.arange within a few
+        ulps (numpy's step is dtype(start + step) - dtype(start))."""
+        rng = np.random.default_rng(104)
+        for dtype in (np.float16, np.float32, np.float64):
+            for _ in range(6):
+                start = float(rng.uniform(-50, 50))
+                step = float(rng.choice([-1, 1]) * rng.uniform(0.01, 3))
+                stop = start + step * int(rng.integers(1, 300))
+                want = np.arange(start, stop, step, dtype=dtype)
+                for backend in BACKENDS:
+                    got = dml.arange(start, stop, step, dtype=dtype, backend=backend)
+                    self.assertEqual(got.shape, want.shape)
+                    assert_same(self, got, closed_form(start, step, len(want), dtype), "closed form")
+                    # numpy's step is off by up to an ulp of start + step, k times over.
+                    eps = float(np.finfo(dtype).eps)
+                    atol = len(want) * eps * (abs(start) + abs(step)) + 4 * eps * float(np.abs(want).max())
+                    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=0, atol=atol)
+
+    def test_arange_wraps_and_rounds_once(self):
+        for backend in BACKENDS:
+            got = dml.arange(250, 260, dtype=np.uint8, backend=backend)  # numpy refuses: the values overflow
+            assert_same(self, got, closed_form(250, 1, 10, np.uint8), "uint8 wraps")
+            self.assertEqual(list(got[4:8]), [254, 255, 0, 1])
+            got = dml.arange(0, 3000, 1, dtype=np.float16, backend=backend)  # above 2048 float16 steps by 2
+            assert_same(self, got, closed_form(0, 1, 3000, np.float16), "float16 rounding")
+
+    def test_fill_errors(self):
+        with self.assertRaisesRegex(ValueError, "empty"):
+            dml.arange(5, 5)
+        with self.assertRaisesRegex(ValueError, "step is 0"):
+            dml.arange(0, 5, 0)
+        with self.assertRaisesRegex(ValueError, "0-dimensional"):
+            dml.full((), 1)
+        with self.assertRaisesRegex(ValueError, "size 0"):
+            dml.full((2, 0), 1)
+        with self.assertRaisesRegex(TypeError, "not supported"):
+            dml.full(3, 1, dtype=np.complex64)
+
+
 class Operators(unittest.TestCase):
     def test_documented_examples(self):
         x = np.arange(1, 17, dtype=np.float32).reshape(1, 1, 4, 4)

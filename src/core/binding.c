@@ -221,7 +221,7 @@ static DML_RESULT parse_initializer_inputs(const context* c, const DML_BINDING_D
             if (array->BindingCount != op->input_count)
                 return fail(c, DML_E_INVALIDARG, "bindings[%u].BindingCount = %u; operator %u has %u inputs", k,
                     array->BindingCount, k, op->input_count);
-            if (!array->Bindings)
+            if (!array->Bindings && array->BindingCount) /* an operator without inputs has none to point at */
                 return fail(c, DML_E_INVALIDARG, "bindings[%u].Bindings is NULL", k);
             for (uint32_t i = 0; i < op->input_count; ++i) {
                 slot s = input_slot(op, i);

@@ -203,8 +203,9 @@ static uint32_t input_element_size(const dml_plan* plan)
 }
 
 /* Which kinds compose: gathers and reversals with each other (not two
- * reversals), and a cast with a plain gather on either side (the result
- * converts each element once, as the cast alone did). */
+ * reversals), a cast with a plain gather on either side (the result
+ * converts each element once, as the cast alone did), and a gather reading
+ * a fill (a fill at the positions the gather reads). */
 static bool kinds_compose(const dml_plan* q, const dml_plan* p)
 {
     bool q_plain = q->kind == DML_PLAN_GATHER || q->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
@@ -212,12 +213,15 @@ static bool kinds_compose(const dml_plan* q, const dml_plan* p)
     if (q_plain && p_plain)
         return q->kind == DML_PLAN_GATHER || p->kind == DML_PLAN_GATHER;
     return (q->kind == DML_PLAN_CAST && p->kind == DML_PLAN_GATHER) ||
-        (q->kind == DML_PLAN_GATHER && p->kind == DML_PLAN_CAST);
+        (q->kind == DML_PLAN_GATHER && (p->kind == DML_PLAN_CAST || p->kind == DML_PLAN_FILL));
 }
 
 bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dml_lengths_from* lengths_from)
 {
     bool q_reverses = q->kind == DML_PLAN_REVERSE_SUBSEQUENCES, p_reverses = p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
+    /* A gather of a fill is a fill: its "input" positions are the sequence
+     * positions, composed like any gather's. */
+    bool p_fills = p->kind == DML_PLAN_FILL && q->kind == DML_PLAN_GATHER;
     if (!kinds_compose(q, p) || input_element_size(q) != p->element_size || q->rank > DML_PLAN_MAX_RANK ||
         p->rank > DML_PLAN_MAX_RANK)
         return false;
@@ -282,6 +286,12 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     }
     r.out_offset = q->out_offset;
     r.in_offset = p->in_offset;
+    if (p_fills) {
+        r.kind = DML_PLAN_FILL;
+        r.data_type = p->data_type;
+        r.fill_start = p->fill_start;
+        r.fill_delta = p->fill_delta;
+    }
     if (p_reverses) {
         r.kind = DML_PLAN_REVERSE_SUBSEQUENCES;
         r.axis_size = p->axis_size;

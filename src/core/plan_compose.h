@@ -35,7 +35,9 @@
  * from 0 with step 1 and nothing else, so the lengths P reads are
  * indexed by coordinates of Q, and the clamp stays P's axis size. Two
  * reversals, or element sizes that differ (a reinterpreting edge), do not
- * compose: the intermediate is materialised instead. A consumer reading only
+ * compose: the intermediate is materialised instead. A gather reading a
+ * fill (DML_PLAN_FILL) composes into a fill: the fill's sequence positions
+ * play the part of its input offsets. A consumer reading only
  * position 0 of P's axis composes too: the result reverses an axis of size 1
  * (it reads position L - 1) with P's clamp.
  *

@@ -296,7 +296,9 @@ static void call_free(dmlrun_call* call)
 static void run_request(tool_device* dev, const dmlrun_args* a, dmlrun_call* call)
 {
     memset(call, 0, sizeof *call);
-    if (!a->op->own_inputs) {
+    if (a->op->no_input && a->input)
+        tool_fail("--input: %s has no input (--sizes are the output's)", a->op->title);
+    if (!a->op->own_inputs && !a->op->no_input) {
         host_tensor* input = dmlrun_add_input(call, "input", a->type, a->rank, a->sizes);
         host_tensor_fill(input, a->input, "--input");
     }
@@ -576,8 +578,7 @@ static int run_examples(tool_device* dev)
             run_request(dev, &a, &call);
             host_tensor expected[DMLRUN_MAX_OUTPUTS];
             for (uint32_t i = 0; i < call.output_count; i++)
-                host_tensor_init(&expected[i], DML_TENSOR_DATA_TYPE_FLOAT32, call.outputs[i].rank,
-                    call.outputs[i].sizes);
+                host_tensor_init(&expected[i], call.outputs[i].type, call.outputs[i].rank, call.outputs[i].sizes);
             host_tensors_fill(expected, call.output_count, e->expected, "expected");
             bool match = true;
             for (uint32_t i = 0; i < call.output_count; i++) {
@@ -585,8 +586,8 @@ static int run_examples(tool_device* dev)
                 snprintf(title, sizeof title, "expected%s%s", call.output_count > 1 ? " " : "",
                     call.output_count > 1 ? call.output_titles[i] : "");
                 host_tensor_print(title, &expected[i]);
-                match &= call.outputs[i].type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
-                    memcmp(expected[i].data, call.outputs[i].data, expected[i].count * sizeof(float)) == 0;
+                match &= memcmp(expected[i].data, call.outputs[i].data,
+                    expected[i].count * dml_data_type_size(call.outputs[i].type)) == 0;
                 host_tensor_free(&expected[i]);
             }
             printf("%s\n\n", match ? "OK" : "MISMATCH");

@@ -126,7 +126,7 @@ void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values);
 
 /* A documented example: the options as on the command line (the input is
  * 1, 2, ..., N in float32 unless they say otherwise) and the expected output,
- * row-major, as float32 values (several outputs: one after the other). */
+ * row-major, as values of the output's type (several outputs: one after the other). */
 typedef struct dmlrun_example {
     const char* title;
     const char* options;
@@ -139,6 +139,7 @@ typedef struct dmlrun_op {
     const char* title; /* DirectML's: "SLICE1" */
     const char* usage; /* --help: the options, then an optional second line */
     const char* notes;
+    bool no_input;     /* the operator reads nothing (the fills): --sizes are the output's */
     dmlrun_option options[DMLRUN_MAX_OPTIONS]; /* up to a NULL name */
     /* The entry's build creates and fills every input itself (--sizes and
      * --input then describe them as its usage says); else the driver creates

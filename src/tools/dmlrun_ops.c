@@ -468,6 +468,82 @@ static const dmlrun_op padding = {
     .examples = padding_examples,
 };
 
+/* ---- FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE --------------------------------- */
+
+/* One value of --type from an option, as DML_SCALAR_UNION holds it (float16:
+ * its bits in Bytes[0..1]); parsed as the tool parses elements. */
+static DML_SCALAR_UNION scalar_option(const dmlrun_args* a, const char* option)
+{
+    const uint32_t one = 1;
+    host_tensor t;
+    host_tensor_init(&t, a->type, 1, &one);
+    host_tensor_fill(&t, dmlrun_value_of(a, option)->text, option);
+    DML_SCALAR_UNION s;
+    memset(&s, 0, sizeof s);
+    memcpy(s.Bytes, t.data, dml_data_type_size(a->type));
+    host_tensor_free(&t);
+    return s;
+}
+
+static void fill_constant_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    host_tensor* output = dmlrun_set_output(call, a->type, a->rank, a->sizes);
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC* d = dmlrun_desc(call, DML_OPERATOR_FILL_VALUE_CONSTANT, sizeof *d);
+    *d = (DML_FILL_VALUE_CONSTANT_OPERATOR_DESC){ &output->desc, a->type, scalar_option(a, "--value") };
+    printf("  ValueDataType %s, Value %s\n", dml_data_type_name(a->type), dmlrun_value_of(a, "--value")->text);
+}
+
+static void fill_sequence_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    host_tensor* output = dmlrun_set_output(call, a->type, a->rank, a->sizes);
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC* d = dmlrun_desc(call, DML_OPERATOR_FILL_VALUE_SEQUENCE, sizeof *d);
+    *d = (DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC){ &output->desc, a->type, scalar_option(a, "--start"),
+        scalar_option(a, "--delta") };
+    printf("  ValueDataType %s, ValueStart %s, ValueDelta %s\n", dml_data_type_name(a->type),
+        dmlrun_value_of(a, "--start")->text, dmlrun_value_of(a, "--delta")->text);
+}
+
+static const dmlrun_example fill_constant_examples[] = {
+    { "FILL_VALUE_CONSTANT example: Value 13.0, {1,1,2,4}", "--sizes 1,1,2,4 --value 13", "13,13,13,13,13,13,13,13" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op fill_constant = {
+    .name = "fill_constant",
+    .alias = "fill_value_constant",
+    .title = "FILL_VALUE_CONSTANT",
+    .usage = "--sizes S --value V",
+    .notes = "every element of the output (sizes S, --type) is V; no input",
+    .no_input = true,
+    .options = {
+        { "--value", DMLRUN_VALUES, true },
+    },
+    .build = fill_constant_build,
+    .examples = fill_constant_examples,
+};
+
+static const dmlrun_example fill_sequence_examples[] = {
+    { "FILL_VALUE_SEQUENCE example 1: start 3, delta 2, {1,1,1,3}", "--sizes 1,1,1,3 --start 3 --delta 2", "3,5,7" },
+    { "FILL_VALUE_SEQUENCE example 2: start 10, delta -2 (254 as uint8), {1,1,2,2}",
+        "--type uint8 --sizes 1,1,2,2 --start 10 --delta 254", "10,8,6,4" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op fill_sequence = {
+    .name = "fill_sequence",
+    .alias = "fill_value_sequence",
+    .title = "FILL_VALUE_SEQUENCE",
+    .usage = "--sizes S --start V --delta D",
+    .notes = "the element at row-major position k is V + k * D in --type (integers wrap); no input",
+    .no_input = true,
+    .options = {
+        { "--start", DMLRUN_VALUES, true },
+        { "--delta", DMLRUN_VALUES, true },
+    },
+    .build = fill_sequence_build,
+    .examples = fill_sequence_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -481,6 +557,8 @@ const dmlrun_op* const dmlrun_ops[] = {
     &join,
     &split,
     &padding,
+    &fill_constant,
+    &fill_sequence,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];

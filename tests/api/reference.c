@@ -518,3 +518,99 @@ void ref_cast(const ref_view* input, uint32_t in_type, const ref_view* output, u
         ref_cast_element(out_type, output->base + ref_offset(output, c), in_type, input->base + ref_offset(input, c));
     } while (ref_next(output, c));
 }
+
+/* ---- FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE ------------------------------
+ * Written from docs/operators.md, by other means than the runtime: a float32
+ * product or sum is computed exactly enough in double and rounded once to
+ * float32 (double rounding is innocuous for + and * when 53 >= 2 * 24 + 2),
+ * and float16 is the compiler's _Float16. */
+
+#define REF_NAN16 0x7E00u
+#define REF_NAN32 0x7FC00000u
+#define REF_NAN64 0x7FF8000000000000ull
+
+static uint32_t ref_f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static float ref_bits_f32(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* start + (float)k * delta, each operation rounded to float32. */
+static float ref_f32_sequence(float start, float delta, uint64_t k)
+{
+    volatile float kf = (float)k;
+    volatile float product = (float)((double)kf * (double)delta);
+    return (float)((double)start + (double)product);
+}
+
+static uint64_t ref_fill_bits(uint32_t data_type, uint64_t start, uint64_t delta, uint64_t k)
+{
+    if (k == 0)
+        return start;
+    switch (data_type) {
+    case 1: { /* FLOAT32 */
+        float r = ref_f32_sequence(ref_bits_f32((uint32_t)start), ref_bits_f32((uint32_t)delta), k);
+        return r != r ? REF_NAN32 : ref_f32_bits(r);
+    }
+    case 2: { /* FLOAT16: in float32, rounded once to float16 */
+#if defined(__FLT16_MAX__)
+        _Float16 hs, hd;
+        uint16_t s16 = (uint16_t)start, d16 = (uint16_t)delta;
+        memcpy(&hs, &s16, 2);
+        memcpy(&hd, &d16, 2);
+        float r = ref_f32_sequence((float)hs, (float)hd, k);
+        if (r != r)
+            return REF_NAN16;
+        _Float16 h = (_Float16)r;
+        uint16_t bits;
+        memcpy(&bits, &h, 2);
+        return bits;
+#else
+        ref_fail("no _Float16 in this compiler: float16 sequences cannot be checked");
+        return 0;
+#endif
+    }
+    case 9: { /* FLOAT64 */
+        double s, d;
+        memcpy(&s, &start, 8);
+        memcpy(&d, &delta, 8);
+        volatile double kd = (double)k;
+        volatile double product = kd * d;
+        volatile double r = s + product;
+        double result = r;
+        if (result != result)
+            return REF_NAN64;
+        uint64_t bits;
+        memcpy(&bits, &result, 8);
+        return bits;
+    }
+    default: { /* integers: the mathematical value modulo 2^bits */
+        unsigned __int128 v = (unsigned __int128)start + (unsigned __int128)k * delta;
+        return (uint64_t)v;
+    }
+    }
+}
+
+uint64_t ref_fill_value(uint32_t data_type, uint64_t start, uint64_t delta, uint64_t k)
+{
+    return ref_fill_bits(data_type, start, delta, k);
+}
+
+void ref_fill(const ref_view* output, uint32_t data_type, uint64_t start, uint64_t delta, int sequence)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    uint64_t k = 0; /* the element's position in row-major order of the logical sizes */
+    do {
+        uint64_t bits = ref_fill_bits(data_type, start, delta, sequence ? k : 0);
+        memcpy(output->base + ref_offset(output, c), &bits, output->elem_size); /* little-endian low bytes */
+        ++k;
+    } while (ref_next(output, c));
+}

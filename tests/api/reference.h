@@ -82,6 +82,18 @@ void ref_cast(const ref_view* input, uint32_t in_type, const ref_view* output, u
 
 /* One element of ref_cast, for tests that build their own layouts. */
 void ref_cast_element(uint32_t out_type, void* out, uint32_t in_type, const void* in);
+/* FILL_VALUE_CONSTANT (sequence 0) and FILL_VALUE_SEQUENCE (1): the element
+ * at row-major position k of the logical sizes is ValueStart's bits when
+ * k = 0 (always, for a constant), else start + k * delta in data_type
+ * (DML_TENSOR_DATA_TYPE's value): integers modulo 2^bits; float32 and float64
+ * with k, the product and the sum each rounded to the type; float16 in
+ * float32, rounded once to float16; a NaN result is the canonical quiet NaN
+ * (0x7E00, 0x7FC00000, 0x7FF8000000000000). start and delta hold the type's
+ * bits in their low bytes. */
+void ref_fill(const ref_view* output, uint32_t data_type, uint64_t start, uint64_t delta, int sequence);
+
+/* One element of it: its bits in the low bytes. */
+uint64_t ref_fill_value(uint32_t data_type, uint64_t start, uint64_t delta, uint64_t k);
 
 /* Sets mask[b] = 1 for every byte of base..base+range the output view addresses. */
 void ref_output_mask(const ref_view* output, uint8_t* mask);

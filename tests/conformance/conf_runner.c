@@ -375,3 +375,32 @@ DML_RESULT conf_split(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_
     uint64_t in_total = bi.TotalTensorSizeInBytes;
     return conf_run_outputs(d, &od, 1, &input, &in_bytes, &in_total, p.count, p.totals, outs, p.bytes);
 }
+
+DML_RESULT conf_fill(conf_device* d, const otd_fill* m, void* output)
+{
+    DML_BUFFER_TENSOR_DESC bo;
+    DML_TENSOR_DESC to;
+    tensor_desc(&bo, &to, m->type, m->rank, m->output_sizes, NULL);
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC constant = { &to, m->type, m->start };
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC sequence = { &to, m->type, m->start, m->delta };
+    DML_OPERATOR_DESC od = { m->sequence ? DML_OPERATOR_FILL_VALUE_SEQUENCE : DML_OPERATOR_FILL_VALUE_CONSTANT,
+        m->sequence ? (const void*)&sequence : (const void*)&constant };
+    uint64_t out_bytes = count_of(m->rank, m->output_sizes) * conf_elem_size(m->type);
+    return conf_run(d, &od, 0, NULL, NULL, NULL, bo.TotalTensorSizeInBytes, output, out_bytes);
+}
+
+DML_RESULT conf_expand(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_expand* m, const void* input,
+                       void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, type, m->rank, m->output_sizes, m->input_strides);
+    tensor_desc(&bo, &to, type, m->rank, m->output_sizes, NULL);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &ti, &to, NULL };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id };
+    uint64_t in_bytes = m->input_elements * conf_elem_size(type);
+    uint64_t out_bytes = count_of(m->rank, m->output_sizes) * conf_elem_size(type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}

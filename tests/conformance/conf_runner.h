@@ -77,5 +77,13 @@ DML_RESULT conf_join(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_s
  * ONNX output k, packed (those with 0 on the axis are not written). */
 DML_RESULT conf_split(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m, const void* input,
                       void* const* outputs);
+/* DML_FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE for a mapped ConstantOfShape
+ * / Range (OTD_OK only): no input, the output packed. */
+DML_RESULT conf_fill(conf_device* d, const otd_fill* m, void* output);
+
+/* DML_ELEMENT_WISE_IDENTITY for a mapped Expand (OTD_OK only): the input
+ * packed (m->input_elements), read with m->input_strides; the output packed. */
+DML_RESULT conf_expand(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_expand* m, const void* input,
+                       void* output);
 
 #endif

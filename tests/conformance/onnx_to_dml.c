@@ -1,4 +1,5 @@
-/* onnx_to_dml.c — see onnx_to_dml.h. Integer arithmetic only. */
+/* onnx_to_dml.c — see onnx_to_dml.h. Integer arithmetic only, but Range's
+ * float element count (computed as onnxruntime does). */
 #include "onnx_to_dml.h"
 
 #include "tensorproto.h"
@@ -448,4 +449,151 @@ int otd_map_split(uint32_t rank, const int64_t* dims, int64_t axis, uint32_t out
             out->part_axis_sizes[k] = (uint32_t)(n / output_count);
     }
     return whole_or_empty("Split", out, err, errlen);
+}
+
+/* ---- ConstantOfShape, Range (fills) and Expand ------------------------------ */
+
+/* A fill's output sizes from ONNX dims (rank 0: one element, as {1}). */
+static int fill_sizes(const char* op, uint64_t rank, const int64_t* dims, otd_fill* out, char* err, size_t errlen)
+{
+    if (rank > DML_TENSOR_DIMENSION_COUNT_MAX1)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: rank %llu is outside DirectML's 1..8", op,
+                    (unsigned long long)rank);
+    out->rank = rank ? (uint32_t)rank : 1;
+    out->output_sizes[0] = 1;
+    int empty = 0;
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (dims[i] < 0)
+            return fail(OTD_INVALID, err, errlen, "%s: dimension %u = %lld is negative", op, i, (long long)dims[i]);
+        if (dims[i] > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: dimension %u = %lld exceeds UINT32", op, i,
+                        (long long)dims[i]);
+        out->output_sizes[i] = (uint32_t)dims[i];
+        empty |= dims[i] == 0;
+    }
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "%s: the output has a zero dimension", op);
+    return OTD_OK;
+}
+
+int otd_map_constant_of_shape(uint64_t shape_count, const int64_t* shape, int32_t value_type, const void* value,
+                              otd_fill* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!value) { /* ONNX's default: a float 0 */
+        value_type = TP_FLOAT;
+        value = out->start.Bytes; /* zeros */
+    }
+    if (otd_map_dtype(value_type, &out->type) != OTD_OK)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "ConstantOfShape: value type %d has no DML type",
+                    (int)value_type);
+    memcpy(out->start.Bytes, value, tp_elem_size(value_type));
+    return fill_sizes("ConstantOfShape", shape_count, shape, out, err, errlen);
+}
+
+/* ONNX's element count, max(ceil((limit - start) / delta), 0): in exact
+ * integers for the integer types; for floats as onnxruntime computes it,
+ * limit - start in the type, then divided by delta in double. */
+static int range_count(int32_t type, const void* start, const void* limit, const void* delta, uint64_t* count,
+                       char* err, size_t errlen)
+{
+    double n;
+    if (type == TP_FLOAT || type == TP_DOUBLE) {
+        double s, l, d;
+        if (type == TP_FLOAT) {
+            float fs, fl, fd;
+            memcpy(&fs, start, 4);
+            memcpy(&fl, limit, 4);
+            memcpy(&fd, delta, 4);
+            s = 0, l = (double)(fl - fs), d = fd;
+        } else {
+            memcpy(&s, start, 8);
+            memcpy(&l, limit, 8);
+            memcpy(&d, delta, 8);
+            l -= s;
+            s = 0;
+        }
+        if (d == 0)
+            return fail(OTD_INVALID, err, errlen, "Range: delta is 0");
+        n = __builtin_ceil(l / d);
+        if (n != n)
+            return fail(OTD_INVALID, err, errlen, "Range: the element count is NaN");
+    } else {
+        tp_tensor t = { .data_type = type, .count = 3, .elem_size = tp_elem_size(type) };
+        uint8_t bytes[24];
+        memcpy(bytes, start, t.elem_size);
+        memcpy(bytes + t.elem_size, limit, t.elem_size);
+        memcpy(bytes + 2 * t.elem_size, delta, t.elem_size);
+        t.data = bytes;
+        __int128 s = tp_get_i64(&t, 0), l = tp_get_i64(&t, 1), d = tp_get_i64(&t, 2), span = l - s;
+        if (d == 0)
+            return fail(OTD_INVALID, err, errlen, "Range: delta is 0");
+        __int128 q = span / d;
+        if (span % d != 0 && ((span < 0) == (d < 0)))
+            ++q; /* ceil */
+        n = q > (__int128)UINT64_MAX ? 1e30 : (double)q;
+    }
+    if (n <= 0) {
+        *count = 0;
+        return OTD_OK;
+    }
+    if (n > (double)UINT32_MAX)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Range: %.0f elements exceed UINT32", n);
+    *count = (uint64_t)n;
+    return OTD_OK;
+}
+
+int otd_map_range(int32_t type, const void* start, const void* limit, const void* delta, otd_fill* out,
+                  char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (type != TP_FLOAT && type != TP_DOUBLE && type != TP_INT16 && type != TP_INT32 && type != TP_INT64)
+        return fail(OTD_INVALID, err, errlen, "Range: type %d is not float, double, int16, int32 or int64",
+                    (int)type);
+    otd_map_dtype(type, &out->type);
+    out->sequence = 1;
+    memcpy(out->start.Bytes, start, tp_elem_size(type));
+    memcpy(out->delta.Bytes, delta, tp_elem_size(type));
+    uint64_t count;
+    int r = range_count(type, start, limit, delta, &count, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    int64_t dim = (int64_t)count;
+    return fill_sizes("Range", 1, &dim, out, err, errlen);
+}
+
+int otd_map_expand(uint32_t rank, const int64_t* dims, uint64_t shape_count, const int64_t* shape,
+                   otd_expand* out, char* err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t out_rank = rank > shape_count ? rank : shape_count;
+    if (out_rank > DML_TENSOR_DIMENSION_COUNT_MAX1)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Expand: rank %llu is outside DirectML's 1..8",
+                    (unsigned long long)out_rank);
+    out->rank = out_rank ? (uint32_t)out_rank : 1;
+    out->output_sizes[0] = 1;
+    uint64_t stride = 1; /* the input's packed stride, innermost first */
+    int empty = 0;
+    for (uint32_t k = 0; k < out_rank; ++k) { /* k-th dimension from the right */
+        int64_t a = k < rank ? dims[rank - 1 - k] : 1, b = k < shape_count ? shape[shape_count - 1 - k] : 1;
+        if (a < 0 || b < 0)
+            return fail(OTD_INVALID, err, errlen, "Expand: a negative dimension");
+        if (a != b && a != 1 && b != 1)
+            return fail(OTD_INVALID, err, errlen, "Expand: input dimension %lld and shape %lld do not broadcast",
+                        (long long)a, (long long)b);
+        int64_t size = a == 1 ? b : a;
+        if (size > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "Expand: dimension %lld exceeds UINT32", (long long)size);
+        uint32_t i = (uint32_t)(out_rank - 1 - k);
+        out->output_sizes[i] = (uint32_t)size;
+        out->input_strides[i] = a == 1 ? 0 : (uint32_t)stride; /* broadcast: read again */
+        if (stride * (uint64_t)a > UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "Expand: the input's strides exceed UINT32");
+        stride *= (uint64_t)a;
+        empty |= size == 0;
+    }
+    out->input_elements = stride;
+    if (empty)
+        return fail(OTD_EMPTY, err, errlen, "Expand: the output has a zero dimension");
+    return OTD_OK;
 }

@@ -73,6 +73,20 @@
  *        axis size. 'split' and num_outputs together are OTD_INVALID. Outputs
  *        with 0 on the axis are left out of the desc (the host returns them
  *        empty); an input with a zero dimension gives OTD_EMPTY.
+ *   ConstantOfShape(shape; value)  (value: a one-element tensor, default float 0)
+ *     -> DML_FILL_VALUE_CONSTANT of value's type, Value = its bits, sizes =
+ *        shape ({} is a scalar: {1}).
+ *   Range(start, limit, delta)  (scalars of float, double, int16, int32, int64)
+ *     -> DML_FILL_VALUE_SEQUENCE, ValueStart = start, ValueDelta = delta, one
+ *        dimension of ONNX's max(ceil((limit - start) / delta), 0) elements:
+ *        exact for integers, for floats as onnxruntime computes it (limit -
+ *        start in the type, divided by delta in double); delta 0 is
+ *        OTD_INVALID. The values are DirectML's closed form start + i * delta.
+ *   Expand(input, shape)
+ *     -> DML_ELEMENT_WISE_IDENTITY whose input is the output's sizes with
+ *        stride 0 on every broadcast dimension (numpy's bidirectional
+ *        broadcast, aligned right).
+ *   A zero dimension gives OTD_EMPTY, one above UINT32 OTD_UNREPRESENTABLE.
  *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
@@ -183,6 +197,32 @@ int otd_map_concat(uint32_t input_count, const uint32_t* ranks, const int64_t* c
  * num_outputs: the attribute, 0 when absent. */
 int otd_map_split(uint32_t rank, const int64_t* dims, int64_t axis, uint32_t output_count, const int64_t* split,
                   uint64_t split_count, int64_t num_outputs, otd_join_split* out, char* err, size_t errlen);
+typedef struct otd_fill {
+    DML_TENSOR_DATA_TYPE type;
+    int sequence;                 /* Range: FILL_VALUE_SEQUENCE; else FILL_VALUE_CONSTANT */
+    uint32_t rank;
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* 0 somewhere when OTD_EMPTY */
+    DML_SCALAR_UNION start, delta;
+} otd_fill;
+
+/* shape: shape_count dims; value: value_type's element bytes (NULL: the
+ * attribute is absent). */
+int otd_map_constant_of_shape(uint64_t shape_count, const int64_t* shape, int32_t value_type, const void* value,
+                              otd_fill* out, char* err, size_t errlen);
+
+/* start, limit, delta: one element of type (TP_*) each. */
+int otd_map_range(int32_t type, const void* start, const void* limit, const void* delta, otd_fill* out,
+                  char* err, size_t errlen);
+
+typedef struct otd_expand {
+    uint32_t rank;
+    uint32_t output_sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];  /* 0 somewhere when OTD_EMPTY */
+    uint32_t input_strides[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* over output_sizes; 0 where it broadcasts */
+    uint64_t input_elements;
+} otd_expand;
+
+int otd_map_expand(uint32_t rank, const int64_t* dims, uint64_t shape_count, const int64_t* shape,
+                   otd_expand* out, char* err, size_t errlen);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

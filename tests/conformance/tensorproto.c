@@ -299,6 +299,11 @@ static int parse_attr(const uint8_t* p, size_t len, tp_attr* a)
         else if (f.num == 4 && f.wire == 2) {
             a->has_s = 1;
             copy_str(a->s, sizeof a->s, f.data, f.len);
+        } else if (f.num == 5 && f.wire == 2 && !a->has_t) {
+            char err[128];
+            if (tp_parse_tensor(f.data, f.len, &a->t, err, sizeof err))
+                return -1;
+            a->has_t = 1;
         } else if (f.num == 3 && f.wire == 0) {
             a->has_i = 1;
             a->i = (int64_t)f.v;
@@ -410,6 +415,11 @@ int tp_load_model(const char* path, tp_model* m, char* err, size_t errlen)
 
 void tp_model_free(tp_model* m)
 {
+    for (uint32_t i = 0; i < m->attr_count; ++i)
+        if (m->attrs[i].has_t) {
+            tp_tensor_free(&m->attrs[i].t);
+            m->attrs[i].has_t = 0;
+        }
     for (uint32_t i = 0; i < m->initializer_count; ++i)
         tp_tensor_free(&m->initializers[i]);
     m->initializer_count = 0;

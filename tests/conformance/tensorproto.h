@@ -2,7 +2,7 @@
  * tensorproto.h — a minimal reader for the ONNX protobuf messages the
  * conformance suites need: TensorProto (input_N.pb / output_N.pb) and, from a
  * ModelProto (model.onnx), the graph's first node (op_type, input names,
- * INT / INTS attributes), the graph's input names and its initializers.
+ * INT / INTS / STRING / TENSOR attributes), the graph's input names and its initializers.
  *
  * Protobuf wire format only (varint, 64-bit, length-delimited, 32-bit); unknown
  * fields are skipped. No dependency besides libc.
@@ -54,6 +54,8 @@ typedef struct tp_attr {
     char s[64]; /* a STRING attribute (DepthToSpace's mode), truncated */
     uint32_t ints_count;
     int64_t ints[TP_MAX_INTS];
+    int has_t;
+    tp_tensor t; /* a TENSOR attribute (ConstantOfShape's value); freed by tp_model_free */
 } tp_attr;
 
 typedef struct tp_model {

@@ -297,6 +297,54 @@ START_TEST(split_desc)
 }
 END_TEST
 
+/* Range's element count (ONNX: max(ceil((limit - start) / delta), 0)),
+ * ConstantOfShape's value and shape, Expand's broadcast. */
+START_TEST(fill_and_expand_desc)
+{
+    char err[256];
+    otd_fill f;
+    int32_t s = 10, l = 4, d = -3; /* 10, 7: two elements */
+    ck_assert_int_eq(otd_map_range(TP_INT32, &s, &l, &d, &f, err, sizeof err), OTD_OK);
+    ck_assert(f.sequence && f.type == DML_TENSOR_DATA_TYPE_INT32 && f.rank == 1 && f.output_sizes[0] == 2);
+    ck_assert_int_eq(f.start.Int32, 10);
+    ck_assert_int_eq(f.delta.Int32, -3);
+    l = 10;
+    ck_assert_int_eq(otd_map_range(TP_INT32, &s, &l, &d, &f, err, sizeof err), OTD_EMPTY);
+    d = 0;
+    ck_assert_int_eq(otd_map_range(TP_INT32, &s, &l, &d, &f, err, sizeof err), OTD_INVALID);
+    int64_t s64 = INT64_MIN, l64 = INT64_MAX, d64 = INT64_MAX; /* a span above 2^63: still exact */
+    ck_assert_int_eq(otd_map_range(TP_INT64, &s64, &l64, &d64, &f, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(f.output_sizes[0], 3);
+    float fs = 0.0f, fl = 1.0f, fd = 0.3f; /* ceil(3.33) = 4 */
+    ck_assert_int_eq(otd_map_range(TP_FLOAT, &fs, &fl, &fd, &f, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(f.output_sizes[0], 4);
+    ck_assert_int_eq(otd_map_range(TP_UINT8, &fs, &fl, &fd, &f, err, sizeof err), OTD_INVALID);
+
+    int64_t shape[3] = { 2, 3, 4 };
+    uint16_t half_one = 0x3C00;
+    ck_assert_int_eq(otd_map_constant_of_shape(3, shape, TP_FLOAT16, &half_one, &f, err, sizeof err), OTD_OK);
+    ck_assert(!f.sequence && f.type == DML_TENSOR_DATA_TYPE_FLOAT16 && f.rank == 3 && f.output_sizes[2] == 4);
+    ck_assert_uint_eq(f.start.UInt16, 0x3C00);
+    ck_assert_int_eq(otd_map_constant_of_shape(0, shape, TP_FLOAT, NULL, &f, err, sizeof err), OTD_OK); /* scalar */
+    ck_assert(f.rank == 1 && f.output_sizes[0] == 1 && f.type == DML_TENSOR_DATA_TYPE_FLOAT32 && f.start.UInt32 == 0);
+    shape[1] = 0;
+    ck_assert_int_eq(otd_map_constant_of_shape(3, shape, TP_FLOAT, NULL, &f, err, sizeof err), OTD_EMPTY);
+    shape[1] = -1;
+    ck_assert_int_eq(otd_map_constant_of_shape(3, shape, TP_FLOAT, NULL, &f, err, sizeof err), OTD_INVALID);
+
+    otd_expand e;
+    int64_t dims[2] = { 3, 1 }, to[3] = { 2, 1, 6 };
+    ck_assert_int_eq(otd_map_expand(2, dims, 3, to, &e, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(e.rank, 3);
+    ck_assert(e.output_sizes[0] == 2 && e.output_sizes[1] == 3 && e.output_sizes[2] == 6);
+    ck_assert(e.input_strides[0] == 0 && e.input_strides[1] == 1 && e.input_strides[2] == 0);
+    ck_assert_uint_eq(e.input_elements, 3);
+    to[2] = 5;
+    dims[1] = 4;
+    ck_assert_int_eq(otd_map_expand(2, dims, 3, to, &e, err, sizeof err), OTD_INVALID);
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -378,6 +426,7 @@ int main(void)
     tcase_add_test(tc, depth_space_desc);
     tcase_add_test(tc, concat_desc);
     tcase_add_test(tc, split_desc);
+    tcase_add_test(tc, fill_and_expand_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -1,8 +1,9 @@
 /*
  * test_onnx_node.c — ONNX's own backend node tests (Debian's libonnx-testdata):
  * every test_reversesequence_*, test_slice_*, test_tile*, test_depthtospace_*, test_spacetodepth*, test_concat_*
- * and test_split_* case (not test_split_to_sequence_*: another operator) and every Pad case (test_constant_pad,
- * test_edge_pad, test_reflect_pad, test_wrap_pad where present), mapped to DML by
+ * and test_split_* case (not test_split_to_sequence_*: another operator), every Pad case (test_constant_pad,
+ * test_edge_pad, test_reflect_pad, test_wrap_pad where present), test_constantofshape_*, test_range_*
+ * (single-node) and test_expand_dim_* case, mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
@@ -53,7 +54,9 @@ static bool discover(void)
             !strcmp(e->d_name, "test_edge_pad") || !strcmp(e->d_name, "test_reflect_pad") ||
             !strcmp(e->d_name, "test_wrap_pad") ||
             !strncmp(e->d_name, "test_concat_", 12) ||
-            (!strncmp(e->d_name, "test_split_", 11) && strncmp(e->d_name, "test_split_to_sequence", 22)))
+            (!strncmp(e->d_name, "test_split_", 11) && strncmp(e->d_name, "test_split_to_sequence", 22)) ||
+            !strncmp(e->d_name, "test_constantofshape_", 21) || !strncmp(e->d_name, "test_expand_dim_", 16) ||
+            (!strncmp(e->d_name, "test_range_", 11) && !strstr(e->d_name, "_expanded")))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -241,7 +244,9 @@ START_TEST(onnx_case)
     ck_assert_msg(snprintf(path, sizeof path, "%s/test_data_set_0/output_0.pb", casedir) < (int)sizeof path,
         "path too long");
     ck_assert_msg(tp_load_tensor(path, &expected, err, sizeof err) == 0, "%s: %s", name, err);
-    ck_assert_int_eq(expected.data_type, data.data_type);
+    /* ConstantOfShape's input is a shape; its output takes the value's type. */
+    if (strcmp(m.op_type, "ConstantOfShape"))
+        ck_assert_int_eq(expected.data_type, data.data_type);
 
     if (expected.count == 0) {
         char why[160];
@@ -250,7 +255,8 @@ START_TEST(onnx_case)
             report(name, backend, why);
         /* The mapping must still agree that there is nothing to dispatch. */
         if (!strcmp(m.op_type, "Slice") || !strcmp(m.op_type, "Tile") || !strcmp(m.op_type, "Concat") ||
-            !strcmp(m.op_type, "Split")) {
+            !strcmp(m.op_type, "Split") || !strcmp(m.op_type, "ConstantOfShape") || !strcmp(m.op_type, "Range") ||
+            !strcmp(m.op_type, "Expand")) {
             /* checked below through the mapping's OTD_EMPTY */
         } else {
             goto out;
@@ -258,7 +264,7 @@ START_TEST(onnx_case)
     }
 
     DML_TENSOR_DATA_TYPE type;
-    ck_assert_int_eq(otd_map_dtype(data.data_type, &type), OTD_OK);
+    ck_assert_int_eq(otd_map_dtype(expected.data_type, &type), OTD_OK);
 
     conf_device dev;
     DML_RESULT dr = conf_device_open(&dev, backend);
@@ -432,6 +438,59 @@ START_TEST(onnx_case)
                           name, i, ds.output_sizes[i], (long long)expected.dims[i]);
         dr = conf_depth_space(&dev, type, &ds, data.data, out);
         ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
+    } else if (!strcmp(m.op_type, "ConstantOfShape") || !strcmp(m.op_type, "Range")) {
+        otd_fill fl;
+        int r;
+        if (m.op_type[0] == 'C') {
+            int64_t shape[16];
+            to_i64(&data, shape, 16);
+            const tp_attr* va = tp_model_attr(&m, "value");
+            r = otd_map_constant_of_shape(data.count, shape, va && va->has_t ? va->t.data_type : TP_FLOAT,
+                                          va && va->has_t ? va->t.data : NULL, &fl, err, sizeof err);
+        } else {
+            tp_tensor limit, delta;
+            ck_assert_int_eq(node_input(casedir, &m, 1, &limit), 0);
+            ck_assert_int_eq(node_input(casedir, &m, 2, &delta), 0);
+            r = otd_map_range(data.data_type, data.data, limit.data, delta.data, &fl, err, sizeof err);
+            tp_tensor_free(&limit);
+            tp_tensor_free(&delta);
+        }
+        if (expected.count == 0) {
+            ck_assert_msg(r == OTD_EMPTY, "%s: expected an empty output, the mapping gave %d", name, r);
+            free(out);
+            conf_device_close(&dev);
+            goto out;
+        }
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        ck_assert_int_eq(fl.type, type);
+        ck_assert_uint_eq(fl.rank, expected.rank ? expected.rank : 1);
+        for (uint32_t i = 0; i < expected.rank; ++i)
+            ck_assert_msg(fl.output_sizes[i] == expected.dims[i], "%s: output dim %u = %u, ONNX says %lld",
+                          name, i, fl.output_sizes[i], (long long)expected.dims[i]);
+        dr = conf_fill(&dev, &fl, out);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
+    } else if (!strcmp(m.op_type, "Expand")) {
+        tp_tensor t;
+        int64_t shape[16];
+        ck_assert_int_eq(node_input(casedir, &m, 1, &t), 0);
+        to_i64(&t, shape, 16);
+        uint64_t shape_count = t.count;
+        tp_tensor_free(&t);
+        otd_expand ex;
+        int r = otd_map_expand(data.rank, data.dims, shape_count, shape, &ex, err, sizeof err);
+        if (expected.count == 0) {
+            ck_assert_msg(r == OTD_EMPTY, "%s: expected an empty output, the mapping gave %d", name, r);
+            free(out);
+            conf_device_close(&dev);
+            goto out;
+        }
+        ck_assert_msg(r == OTD_OK, "%s: mapping failed (%d): %s", name, r, err);
+        ck_assert_uint_eq(ex.rank, expected.rank);
+        for (uint32_t i = 0; i < expected.rank; ++i)
+            ck_assert_msg(ex.output_sizes[i] == expected.dims[i], "%s: output dim %u = %u, ONNX says %lld",
+                          name, i, ex.output_sizes[i], (long long)expected.dims[i]);
+        dr = conf_expand(&dev, type, &ex, data.data, out);
+        ck_assert_msg(DML_SUCCEEDED(dr), "%s [%s]: 0x%08x %s", name, backend, (unsigned)dr, dev.message);
     } else {
         ck_abort_msg("%s: unexpected op_type %s", name, m.op_type);
     }
@@ -450,10 +509,10 @@ END_TEST
 
 /* The suite must find what the brief promises: both ReverseSequence cases, the
  * slice ones, both Tile ones, the four DepthToSpace, both SpaceToDepth, the
- * Concat and Split ones. */
+ * Pad, Concat and Split ones, the three ConstantOfShape, both Range and both Expand. */
 START_TEST(found_cases)
 {
-    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0, pad = 0, concat = 0, split = 0;
+    int rev = 0, slice = 0, tile = 0, d2s = 0, s2d = 0, pad = 0, concat = 0, split = 0, cos = 0, range = 0, expand = 0;
     for (int i = 0; i < g_case_count; ++i) {
         rev += !strncmp(g_cases[i], "test_reversesequence_", 21);
         slice += !strncmp(g_cases[i], "test_slice", 10);
@@ -463,6 +522,9 @@ START_TEST(found_cases)
         pad += strstr(g_cases[i], "_pad") != NULL;
         concat += !strncmp(g_cases[i], "test_concat_", 12);
         split += !strncmp(g_cases[i], "test_split_", 11);
+        cos += !strncmp(g_cases[i], "test_constantofshape_", 21);
+        range += !strncmp(g_cases[i], "test_range_", 11);
+        expand += !strncmp(g_cases[i], "test_expand_dim_", 16);
     }
     ck_assert_int_ge(rev, 2);
     ck_assert_int_ge(slice, 8);
@@ -472,6 +534,9 @@ START_TEST(found_cases)
     ck_assert_int_ge(pad, 3); /* test_constant_pad, test_edge_pad, test_reflect_pad */
     ck_assert_int_ge(concat, 12); /* 1d to 3d, every axis, negative ones */
     ck_assert_int_ge(split, 7);   /* equal and variable parts, default axis, zero-size splits */
+    ck_assert_int_ge(cos, 3);    /* float_ones, int_zeros, int_shape_zero */
+    ck_assert_int_ge(range, 2);  /* float_type_positive_delta, int32_type_negative_delta */
+    ck_assert_int_ge(expand, 2); /* dim_changed, dim_unchanged */
 }
 END_TEST
 

@@ -37,6 +37,7 @@
  * compiles it (see test_divisor.c). */
 #define DML_CUDA_EMULATION 1
 #include "gather_thread.h"
+#include "fill_cases.h"
 #include "gather_cases.h"
 #include "launch.h"
 #include "reference.h"
@@ -237,6 +238,42 @@ START_TEST(vector_launches_independent_of_sm_count)
 }
 END_TEST
 
+/* Fills store in 16-byte windows: contiguous outputs at >= 0.9 of their
+ * sectors (every store but a row's ends is a whole line's quarter), at any
+ * SM count, at any start in a 16-byte line; padded rows of 1000 bytes at
+ * >= 0.85 (a row's ends take up to four aligned pieces each); every byte of
+ * the output written, once, and nothing else (the emulator checks the
+ * bounds). */
+START_TEST(fill_stores_coalesce)
+{
+    static const uint32_t sms[] = { 1, 7, 132 };
+    for (int sequence = 0; sequence < 2; ++sequence)
+        for (size_t s = 0; s < sizeof element_sizes / sizeof element_sizes[0]; ++s)
+            for (int pattern = 0; pattern < FILL_PATTERN_COUNT; ++pattern)
+                for (size_t k = 0; k < sizeof sms / sizeof sms[0]; ++k) {
+                    const uint32_t e = element_sizes[s], shift = (uint32_t)(k * e) % 16;
+                    dml_plan plan;
+                    uint64_t bytes;
+                    ck_assert_int_eq(fill_case_plan(sequence, e, pattern, 64 * 1024, 1000, &plan, &bytes), 0);
+                    void* allocation = NULL;
+                    ck_assert_int_eq(posix_memalign(&allocation, 64, bytes + 64), 0);
+                    unsigned char* block = allocation;
+                    dml_plan_args args = { NULL, NULL, block + shift, 0, 0, bytes };
+                    dml_cuda_launch launch;
+                    dml_cuda_prepare(&plan, &args, sms[k], &launch);
+                    ck_assert(launch.fill && launch.fill_params.vector);
+                    dml_coalescing stats;
+                    ck_assert_msg(dml_cuda_emulate(&launch, &stats) == 0, "%s", dml_cuda_emulator_violation());
+                    ck_assert_uint_eq(stats.store_bytes, plan.element_count * e);
+                    ck_assert_uint_eq(stats.load_requests, 0);
+                    double efficiency = dml_coalescing_store_efficiency(&stats);
+                    ck_assert_msg(efficiency >= (pattern == FILL_CONTIGUOUS ? 0.9 : 0.85), "%s e=%u %s sm=%u: store efficiency %.3f",
+                        sequence ? "sequence" : "constant", e, fill_pattern_name(pattern), sms[k], efficiency);
+                    free(block);
+                }
+}
+END_TEST
+
 /* Loads in flight, as the emulator counts them per thread, on rows of 1 KiB
  * and of 1000 bytes (heads and tails at every alignment): every pass of a
  * scalar or vector thread issues all its loads before its first store (none
@@ -375,6 +412,7 @@ static Suite* suite(void)
     tcase_add_test(tc, rule_slice_odd_rows);
     tcase_add_test(tc, rule_reverse_subsequences_odd_rows);
     tcase_add_test(tc, vector_launches_independent_of_sm_count);
+    tcase_add_test(tc, fill_stores_coalesce);
     tcase_add_test(tc, loads_in_flight_floors);
     tcase_add_test(tc, transposed_through_tiles);
     suite_add_tcase(s, tc);

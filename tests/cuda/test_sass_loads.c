@@ -238,12 +238,51 @@ START_TEST(loads_before_first_store_reach_the_floor)
 }
 END_TEST
 
+/* The fill kernels (fill.cu, DML_FILL_OBJECT): every one has a 16-byte
+ * store (STG.E.128: its windows) and no fused multiply-add (FFMA, DFMA;
+ * float16 is computed in float32): core/fill.h's start + k * delta rounds
+ * twice, as on the CPU. */
+START_TEST(fill_kernels_store_vectors_and_never_fuse)
+{
+    const char* cuobjdump = getenv("DML_CUOBJDUMP");
+    const char* object = getenv("DML_FILL_OBJECT");
+    ck_assert_msg(cuobjdump && *cuobjdump && object && *object, "DML_CUOBJDUMP and DML_FILL_OBJECT must be set");
+    char command[4096], line[4096], name[256] = "";
+    snprintf(command, sizeof command, "'%s' -sass '%s'", cuobjdump, object);
+    FILE* pipe = popen(command, "r");
+    ck_assert_msg(pipe != NULL, "cannot run %s", command);
+    int kernels = 0, vector_store = 1, multiplies = 0;
+    while (fgets(line, sizeof line, pipe)) {
+        const char* at = strstr(line, "Function : ");
+        if (at) {
+            ck_assert_msg(vector_store, "%s: no STG.E.128", name);
+            snprintf(name, sizeof name, "%s", at + 11);
+            name[strcspn(name, " \r\n")] = 0;
+            kernels++;
+            vector_store = 0;
+            continue;
+        }
+        /* HFMA2.MMA Rn, -RZ, RZ, c, c is ptxas's way of loading a constant, not arithmetic. */
+        ck_assert_msg(!strstr(line, "FFMA") && !strstr(line, "DFMA"), "%s: a fused multiply-add: %s", name, line);
+        vector_store |= strstr(line, "STG.E.128") != NULL;
+        multiplies += strstr(line, "FMUL") != NULL || strstr(line, "DMUL") != NULL;
+    }
+    ck_assert_msg(vector_store, "%s: no STG.E.128", name);
+    int status = pclose(pipe);
+    ck_assert_msg(status == 0, "%s failed (status %d)", command, status);
+    ck_assert_msg(kernels >= 4, "%s: %d kernels, expected one per element size", command, kernels);
+    ck_assert_msg(multiplies > 0, "%s: no FMUL or DMUL at all: is this the fill object?", command);
+    printf("fill kernels: %d (every architecture), each with STG.E.128, no FFMA/DFMA\n", kernels);
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("cuda_sass_loads");
     TCase* tc = tcase_create("sass");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, loads_before_first_store_reach_the_floor);
+    tcase_add_test(tc, fill_kernels_store_vectors_and_never_fuse);
     suite_add_tcase(s, tc);
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);

@@ -29,10 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ops/op.h"
 #include "cpu_test_util.h"
 #include "emulator.h"
 #include "kernels.h"
 #include "launch.h"
+#include "reference.h" /* tests/api: FILL's reference */
 
 #define SKIP 77
 #define GUARD 256 /* sentinel bytes each side of an output; keeps cudaMalloc's 256-byte alignment */
@@ -237,6 +239,139 @@ static int sweep(rng* r, uint32_t sms, int round)
     return cases;
 }
 
+/* ---- fills ------------------------------------------------------------------------ */
+
+/* One fill plan of `type` (random rank, sizes, layout, value bits) in the
+ * emulator and on the GPU, both against tests/api's reference, GUARD
+ * sentinel bytes on each side (none with --quick). A desc the runtime
+ * refuses is a test bug: it exits. */
+static void fill_case(rng* r, DML_TENSOR_DATA_TYPE type, uint32_t e, uint32_t sms, int sequence, uint64_t max_elements)
+{
+    uint32_t rank = (uint32_t)rng_range(r, 1, 8), sizes[8], strides[8], stride = 1, perm[8];
+    uint64_t count = 1;
+    for (uint32_t i = 0; i < rank; i++) {
+        uint64_t most = max_elements / count;
+        sizes[i] = (uint32_t)rng_range(r, 1, (int64_t)(most < 64 ? (most ? most : 1) : 64));
+        count *= sizes[i];
+        perm[i] = rank - 1 - i;
+    }
+    int shape = (int)rng_range(r, 0, 2); /* packed, padded, permuted and padded */
+    if (shape == 2)
+        for (uint32_t i = rank; i > 1; i--) {
+            uint32_t j = (uint32_t)rng_range(r, 0, i - 1), t = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = t;
+        }
+    for (uint32_t i = 0; i < rank; i++) {
+        strides[perm[i]] = stride;
+        stride *= sizes[perm[i]] + (shape ? (uint32_t)rng_range(r, 0, 2) : 0);
+    }
+    uint64_t bytes;
+    if (!dml_calc_buffer_tensor_size(type, rank, sizes, strides, &bytes))
+        abort();
+    DML_BUFFER_TENSOR_DESC buffer = { type, DML_TENSOR_FLAG_NONE, rank, sizes, strides, bytes, 0 };
+    DML_TENSOR_DESC tensor = { DML_TENSOR_TYPE_BUFFER, &buffer };
+    uint64_t start = rng_next(r), delta = rng_next(r), mask = e == 8 ? ~0ull : (1ull << (8 * e)) - 1;
+    if (rng_next(r) & 1) { /* small numbers too */
+        double d = (double)rng_range(r, -100, 100) / 4;
+        float f = (float)d;
+        uint16_t h = (uint16_t)(0x3C00 + rng_range(r, -512, 512));
+        start = 0;
+        if (type == DML_TENSOR_DATA_TYPE_FLOAT64)
+            memcpy(&start, &d, 8);
+        else if (type == DML_TENSOR_DATA_TYPE_FLOAT32)
+            memcpy(&start, &f, 4);
+        else if (type == DML_TENSOR_DATA_TYPE_FLOAT16)
+            memcpy(&start, &h, 2);
+        else
+            start = (uint64_t)(int64_t)d;
+    }
+    DML_SCALAR_UNION su, du;
+    memcpy(su.Bytes, &start, 8);
+    memcpy(du.Bytes, &delta, 8);
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC constant = { &tensor, type, su };
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq = { &tensor, type, su, du };
+    DML_OPERATOR_DESC desc = { sequence ? DML_OPERATOR_FILL_VALUE_SEQUENCE : DML_OPERATOR_FILL_VALUE_CONSTANT,
+        sequence ? (const void*)&seq : (const void*)&constant };
+    dml_plan plan;
+    if (dml_plan_from_desc(&desc, &plan) < 0) {
+        fprintf(stderr, "fill case refused: %s\n", dml_error_last());
+        exit(1);
+    }
+    size_t guard = quick ? 0 : GUARD;
+    uint8_t* expected = malloc(bytes + 2 * guard);
+    uint8_t* emulated = malloc(bytes + 2 * guard);
+    if (!expected || !emulated)
+        abort();
+    for (size_t i = 0; i < bytes + 2 * guard; i++)
+        expected[i] = (uint8_t)(i * 37 + 11);
+    memcpy(emulated, expected, bytes + 2 * guard);
+    ref_view v = { e, rank, sizes, strides, expected + guard, bytes };
+    ref_fill(&v, (uint32_t)type, start & mask, delta & mask, sequence);
+    char text[256];
+    snprintf(text, sizeof text, "%s type %d rank %u layout %d, %" PRIu64 " elements, start 0x%" PRIx64
+        " delta 0x%" PRIx64 ", %u SMs", sequence ? "FILL_VALUE_SEQUENCE" : "FILL_VALUE_CONSTANT", (int)type, rank,
+        shape, count, start & mask, delta & mask, sms);
+
+    dml_plan_args host_args = { NULL, NULL, emulated + guard, 0, 0, bytes };
+    dml_cuda_launch host_launch;
+    dml_cuda_prepare(&plan, &host_args, sms, &host_launch);
+    if (dml_cuda_emulate(&host_launch, NULL) != 0) {
+        fprintf(stderr, "FAIL: the emulator refused a fill: %s: %s\n", dml_cuda_emulator_violation(), text);
+        failures++;
+    } else if (memcmp(emulated, expected, bytes + 2 * guard) != 0) {
+        fprintf(stderr, "FAIL: emulator != reference: %s\n", text);
+        failures++;
+    }
+    if (on_gpu) {
+        uint8_t* framed = malloc(bytes + 2 * guard);
+        if (!framed)
+            abort();
+        for (size_t i = 0; i < bytes + 2 * guard; i++)
+            framed[i] = (uint8_t)(i * 37 + 11);
+        uint8_t* device = device_copy(framed, bytes + 2 * guard);
+        dml_plan_args device_args = { NULL, NULL, device + guard, 0, 0, bytes };
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&plan, &device_args, sms, &launch);
+        CHECK_CUDA(dml_cuda_launch_gather(&launch, 0));
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(framed, device, bytes + 2 * guard, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < bytes + 2 * guard; i++)
+            if (framed[i] != expected[i]) {
+                fprintf(stderr, "FAIL: GPU byte %zd (of the output) 0x%02x, reference 0x%02x: %s\n",
+                    (ptrdiff_t)i - (ptrdiff_t)guard, framed[i], expected[i], text);
+                failures++;
+                break;
+            }
+        cudaFree(device);
+        free(framed);
+    }
+    free(expected);
+    free(emulated);
+}
+
+/* Every data type, both operators, at the GPU's SM count and at 1 SM;
+ * every 8th case large enough for the grid-stride loop. Returns cases run. */
+static int fill_sweep(rng* r, uint32_t sms)
+{
+    static const DML_TENSOR_DATA_TYPE types[] = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+        DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_UINT8,
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_INT8,
+        DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_INT64 };
+    static const uint32_t sizes[] = { 4, 2, 4, 2, 1, 4, 2, 1, 8, 8, 8 };
+    int cases = 0;
+    for (int round = 0; round < (quick ? 1 : 4); round++)
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            for (int sequence = 0; sequence < 2; sequence++) {
+                uint64_t max = (cases % 8 == 7 && !quick) ? (1u << 18) : 4096;
+                rng copy = *r;
+                fill_case(r, types[t], sizes[t], sms, sequence, max);
+                fill_case(&copy, types[t], sizes[t], 1, sequence, max);
+                cases++;
+            }
+    return cases;
+}
+
 /* ---- above 2^31 elements ------------------------------------------------------ */
 
 static uint8_t pattern_byte(uint64_t i) { return (uint8_t)(i * 131u + (i >> 11) + 7u); }
@@ -365,6 +500,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "\n");
         failures++;
     }
+    int fills = fill_sweep(&r, sms);
+    printf("fills: %d plans against the reference, each at %u SMs and at 1 SM\n", fills, sms);
     if (large && on_gpu)
         large_cases(sms);
     printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,

@@ -97,7 +97,7 @@ stage_build() {
     fi
     cmake -S "$root" -B "$build" "${options[@]}" || fail "cmake configure failed"
     local targets=(dml dml_cpu dml_cudaemu dmlrun dmlinfo dmlbench dmlcoalesce test_api_examples test_api_validation
-        test_api_differential test_api_lifetime)
+        test_api_differential test_api_lifetime test_api_fill)
     local available
     available=$(cmake --build "$build" --target help 2>/dev/null)
     local t

@@ -16,6 +16,8 @@ extern const dml_op_entry dml_op_space_to_depth;
 extern const dml_op_entry dml_op_depth_to_space;
 extern const dml_op_entry dml_op_tile;
 extern const dml_op_entry dml_op_padding;
+extern const dml_op_entry dml_op_fill_value_constant;
+extern const dml_op_entry dml_op_fill_value_sequence;
 extern const dml_op_entry dml_op_reverse_subsequences;
 extern const dml_op_entry dml_op_slice1;
 extern const dml_op_entry dml_op_depth_to_space1;
@@ -33,6 +35,8 @@ static const dml_op_entry* const table[] = {
     &dml_op_space_to_depth,
     &dml_op_depth_to_space,
     &dml_op_tile,
+    &dml_op_fill_value_constant,
+    &dml_op_fill_value_sequence,
     &dml_op_reverse_subsequences,
     &dml_op_slice1,
     &dml_op_depth_to_space1,

@@ -1,0 +1,249 @@
+#include "cpu_fill.h"
+
+#include <string.h>
+
+#include <dml/dml.h>
+
+#include "core/fill.h"
+#include "cpu_execute.h"
+
+typedef unsigned char byte;
+
+/* The plan's value parameters, widened once. */
+typedef struct fill_values {
+    uint32_t data_type, e;
+    uint64_t start, delta;
+    float delta32, start16, delta16; /* FLOAT32's delta; FLOAT16's start and delta widened */
+    double delta64;
+    int stream; /* the output is large enough for non-temporal stores (cpu_execute.h) */
+} fill_values;
+
+static fill_values values_of(const dml_plan* p)
+{
+    fill_values v;
+    memset(&v, 0, sizeof v);
+    v.data_type = p->data_type;
+    v.e = p->element_size;
+    v.start = p->fill_start.u64;
+    v.delta = p->fill_delta.u64;
+    v.delta32 = p->fill_delta.f32;
+    v.delta64 = p->fill_delta.f64;
+    v.start16 = dml_half_to_float(p->fill_start.u16);
+    v.delta16 = dml_half_to_float(p->fill_delta.u16);
+    v.stream = dml_cpu_output_streams(p->element_count * p->element_size);
+    return v;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Bytes [0, bytes) of a contiguous row of one e-byte value: the value
+ * replicated over 16 bytes (every e-aligned address starts an element, so
+ * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time
+ * (non-temporal for streamed outputs, as the copies are: memset's speed
+ * without reading the lines first), the ends element by element. */
+static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, int stream)
+{
+    byte line[16];
+    for (uint32_t b = 0; b < 16; b += e)
+        memcpy(line + b, &value, e); /* little-endian: the element's bytes */
+    uint64_t head = (16 - ((uintptr_t)out & 15)) & 15;
+    head = head < bytes ? head : bytes;
+    memcpy(out, line, (size_t)head); /* the pattern from an element's start: head is a multiple of e */
+    out += head, bytes -= head;
+#if defined(__SSE2__)
+    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)line);
+    if (stream) {
+        for (; bytes >= 16; bytes -= 16, out += 16)
+            _mm_stream_si128((__m128i*)(void*)out, v);
+        _mm_sfence();
+    }
+    for (; bytes >= 16; bytes -= 16, out += 16)
+        _mm_store_si128((__m128i*)(void*)out, v);
+#else
+    (void)stream;
+    for (; bytes >= 16; bytes -= 16, out += 16)
+        memcpy(out, line, 16);
+#endif
+    memcpy(out, line, (size_t)bytes);
+}
+
+/* n elements of one value at stride os: memset when its bytes are all
+ * equal and the row is contiguous, else the pattern's 16-byte stores, or a
+ * store loop for strided rows. */
+static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value, int stream)
+{
+    if (os == 1) {
+        uint64_t byte_pattern = (value & 0xFF) * 0x0101010101010101ull;
+        uint64_t mask = e == 8 ? ~0ull : ((1ull << (8 * e)) - 1);
+        if (((value ^ byte_pattern) & mask) == 0)
+            memset(out, (int)(value & 0xFF), (size_t)(n * e));
+        else
+            fill_pattern(out, n * e, e, value, stream);
+        return;
+    }
+    const int64_t step = os * (int64_t)e;
+    for (uint64_t j = 0; j < n; ++j)
+        memcpy(out + (int64_t)j * step, &value, e); /* little-endian: the type's low bytes */
+}
+
+/* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): the
+ * position is rounded from an int32 (the same value as from the uint64;
+ * it vectorises), integers in their own width (the same low bits). */
+static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+    switch (f->data_type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: {
+        /* fill.h's steps without their k = 0 test (a select the loop would
+         * not vectorise through): position 0 is at most one end of the row,
+         * written after. */
+        float start, *o = (float*)(void*)out;
+        const uint32_t start_bits = (uint32_t)f->start;
+        memcpy(&start, &start_bits, 4);
+        for (uint64_t j = 0; j < n; ++j)
+            o[j] = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(k0 + (int32_t)j * ks), f->delta32));
+        break;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT64: {
+        double start, *o = (double*)(void*)out;
+        memcpy(&start, &f->start, 8);
+        for (uint64_t j = 0; j < n; ++j)
+            o[j] = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(k0 + (int32_t)j * ks), f->delta64));
+        break;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+        for (uint64_t j = 0; j < n; ++j) {
+            uint16_t v = dml_fill_f16_step((uint16_t)f->start, f->start16, f->delta16, (float)(k0 + (int32_t)j * ks));
+            memcpy(out + 2 * j, &v, 2);
+        }
+        return;
+    default:
+        break;
+    }
+    if (f->data_type == DML_TENSOR_DATA_TYPE_FLOAT32 || f->data_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+        if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
+            memcpy(out, &f->start, f->e);
+        else if (k0 + (int64_t)(n - 1) * ks == 0)
+            memcpy(out + (n - 1) * f->e, &f->start, f->e);
+        return;
+    }
+    const uint32_t start = (uint32_t)f->start, delta = (uint32_t)f->delta;
+    switch (f->e) {
+    case 1:
+        for (uint64_t j = 0; j < n; ++j)
+            out[j] = (byte)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
+        return;
+    case 2:
+        for (uint64_t j = 0; j < n; ++j) {
+            uint16_t v = (uint16_t)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
+            memcpy(out + 2 * j, &v, 2);
+        }
+        return;
+    case 4:
+        for (uint64_t j = 0; j < n; ++j) {
+            uint32_t v = start + (uint32_t)(k0 + (int32_t)j * ks) * delta;
+            memcpy(out + 4 * j, &v, 4);
+        }
+        return;
+    default:
+        for (uint64_t j = 0; j < n; ++j) {
+            uint64_t v = f->start + (uint64_t)(k0 + (int32_t)j * ks) * f->delta;
+            memcpy(out + 8 * j, &v, 8);
+        }
+        return;
+    }
+}
+
+/* n elements at stride os, the j-th at position k0 + j * ks. */
+static void fill_row(const fill_values* f, byte* out, int64_t os, uint64_t n, int64_t k0, int64_t ks)
+{
+    if (ks == 0 || n == 1) {
+        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0), f->stream);
+        return;
+    }
+    const int64_t k_last = k0 + (int64_t)(n - 1) * ks; /* positions of the plan: no overflow */
+    if (os == 1 && k0 >= 0 && k0 <= INT32_MAX && k_last >= 0 && k_last <= INT32_MAX) {
+        sequence_row_small(f, out, n, (int32_t)k0, (int32_t)ks);
+        return;
+    }
+    const int64_t step = os * (int64_t)f->e;
+    for (uint64_t j = 0; j < n; ++j) {
+        uint64_t v = dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)(k0 + (int64_t)j * ks));
+        memcpy(out + (int64_t)j * step, &v, f->e); /* little-endian: the type's low bytes */
+    }
+}
+
+void dml_cpu_fill_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    if (begin >= end)
+        return;
+    const fill_values f = values_of(p);
+    byte* out = args->output;
+    const uint32_t inner = p->rank - 1;
+    const uint64_t row = p->sizes[inner];
+    /* The coordinates of `begin`, and the offsets of its row's element 0. */
+    uint64_t c[DML_PLAN_MAX_RANK], rest = begin;
+    int64_t k = p->in_offset, o = p->out_offset;
+    for (uint32_t d = p->rank; d-- > 0;) {
+        c[d] = rest % p->sizes[d];
+        rest /= p->sizes[d];
+        if (d != inner) {
+            k += (int64_t)c[d] * p->in_strides[d];
+            o += (int64_t)c[d] * p->out_strides[d];
+        }
+    }
+    const int64_t ks = p->in_strides[inner], os = p->out_strides[inner];
+    uint64_t index = begin, j = c[inner];
+    while (index < end) {
+        uint64_t n = row - j;
+        if (n > end - index)
+            n = end - index;
+        fill_row(&f, out + (o + (int64_t)j * os) * (int64_t)f.e, os, n, k + (int64_t)j * ks, ks);
+        index += n;
+        j = 0;
+        for (uint32_t d = inner; d-- > 0;) { /* the next row */
+            k += p->in_strides[d];
+            o += p->out_strides[d];
+            if (++c[d] < p->sizes[d])
+                break;
+            k -= (int64_t)p->sizes[d] * p->in_strides[d];
+            o -= (int64_t)p->sizes[d] * p->out_strides[d];
+            c[d] = 0;
+        }
+    }
+}
+
+typedef struct fill_split {
+    const dml_plan* plan;
+    const dml_plan_args* args;
+    uint64_t chunk;
+} fill_split;
+
+static void run_chunk(void* context, unsigned task)
+{
+    const fill_split* s = context;
+    uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
+    dml_cpu_fill_range(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
+}
+
+unsigned dml_cpu_fill(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
+    const dml_plan_args* args)
+{
+    const uint64_t count = plan->element_count;
+    unsigned limit = pool ? cpu_pool_threads(pool) : 1;
+    if (max_threads < limit)
+        limit = max_threads ? max_threads : 1;
+    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
+    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, count * plan->element_size, limit);
+    if (threads < 2 || count < threads) {
+        dml_cpu_fill_range(plan, args, 0, count);
+        return 1;
+    }
+    /* Chunks of whole 64-byte lines where they can be, so that no two threads write one line. */
+    uint64_t chunk = (count + threads - 1) / threads, line = 64 / plan->element_size;
+    chunk = (chunk + line - 1) / line * line;
+    fill_split s = { plan, args, chunk };
+    cpu_pool_run(pool, run_chunk, &s, (unsigned)((count + chunk - 1) / chunk));
+    return threads;
+}
