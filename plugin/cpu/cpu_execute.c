@@ -761,51 +761,60 @@ unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     return threads;
 }
 
+/* The plans of a group cover the same outer positions of one tensor (JOIN's
+ * parts write sub-ranges of the output's rows, SPLIT's read sub-ranges of
+ * the input's), so a group runs in slices: slice t is the same fraction
+ * [t/T, (t+1)/T) of every plan. A slice touches the rows it shares across
+ * the plans while they are in cache (run one plan after another, an
+ * innermost SPLIT would stream its input from memory once per part), and
+ * slices are the tasks the threads share. */
+#define GROUP_SLICE_BYTES ((uint64_t)256 << 10)
+#define GROUP_MAX_SLICES 4096u
+
 typedef struct group_split {
     const dml_plan* const* plans;
     const dml_plan_args* args;
     uint32_t count;
-    uint64_t total, chunk; /* flat elements of all plans, and per task */
+    unsigned slices;
 } group_split;
 
-/* Task t covers [t * chunk, (t + 1) * chunk) of the plans laid end to end:
- * the tail of one plan and the heads of the next. */
-static void execute_group_chunk(void* context, unsigned task)
+/* Where slice t of n elements begins: a whole number of 64-element runs
+ * (cache lines) from the start, n itself for t = slices. */
+static uint64_t slice_begin(uint64_t n, unsigned t, unsigned slices)
+{
+    if (t >= slices)
+        return n;
+    uint64_t begin = (uint64_t)((unsigned __int128)n * t / slices);
+    return begin / 64 * 64;
+}
+
+static void execute_group_slice(void* context, unsigned task)
 {
     const group_split* g = context;
-    const uint64_t begin = (uint64_t)task * g->chunk;
-    const uint64_t end = g->total - begin < g->chunk ? g->total : begin + g->chunk;
-    uint64_t base = 0; /* where plan i starts */
-    for (uint32_t i = 0; i < g->count && base < end; ++i) {
+    for (uint32_t i = 0; i < g->count; ++i) {
         const uint64_t n = g->plans[i]->element_count;
-        if (base + n > begin) {
-            const uint64_t lo = begin > base ? begin - base : 0;
-            const uint64_t hi = end - base < n ? end - base : n;
-            dml_cpu_execute_range(g->plans[i], &g->args[i], lo, hi);
-        }
-        base += n;
+        dml_cpu_execute_range(g->plans[i], &g->args[i], slice_begin(n, task, g->slices),
+            slice_begin(n, task + 1, g->slices));
     }
 }
 
 unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* const* plans, const dml_plan_args* args, uint32_t count)
 {
-    group_split g = { plans, args, count, 0, 0 };
     uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) { /* each plan's bytes fit its bound output: the sums cannot wrap */
-        g.total += plans[i]->element_count;
+    for (uint32_t i = 0; i < count; ++i) /* each plan's bytes fit its bound output: the sum cannot wrap */
         bytes += plans[i]->element_count * plans[i]->element_size;
-    }
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available);
-    g.chunk = (g.total + threads - 1) / threads;
-    g.chunk = (g.chunk + 63) / 64 * 64; /* whole cache lines */
-    if (threads < 2 || g.chunk >= g.total) {
-        g.chunk = g.total ? g.total : 1;
-        execute_group_chunk(&g, 0);
+    uint64_t slices = (bytes + GROUP_SLICE_BYTES - 1) / GROUP_SLICE_BYTES;
+    slices = slices < threads ? threads : slices > GROUP_MAX_SLICES ? GROUP_MAX_SLICES : slices;
+    group_split g = { plans, args, count, (unsigned)(slices ? slices : 1) };
+    if (threads < 2) {
+        for (unsigned t = 0; t < g.slices; ++t)
+            execute_group_slice(&g, t);
         return 1;
     }
-    cpu_pool_run(pool, execute_group_chunk, &g, (unsigned)((g.total + g.chunk - 1) / g.chunk));
+    cpu_pool_run(pool, execute_group_slice, &g, g.slices);
     return threads;
 }

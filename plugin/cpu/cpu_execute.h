@@ -41,9 +41,10 @@ unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     const dml_plan_args* args);
 
 /* Executes count independent GATHER plans (args[i] for plans[i]) as one
- * job: their flat index spaces laid end to end and split across
- * dml_cpu_execute_threads of the total, so many small plans (JOIN's parts)
- * share one parallel region. Returns the threads used. Never allocates. */
+ * job on the threads the cost model gives their total bytes: in slices,
+ * each the same fraction of every plan (rows the plans share stay in cache
+ * between them), so many small plans (JOIN's parts) share one parallel
+ * region. Returns the threads used. Never allocates. */
 unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* const* plans, const dml_plan_args* args, uint32_t count);
 
