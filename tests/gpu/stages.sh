@@ -125,12 +125,12 @@ stage_kernels() {
     if ! "$build/tests/dml_gpu_present" "$build/lib/dml/libdml_cuda.so" >/dev/null 2>&1; then
         # No GPU: the emulator's side still runs (every variant reached, vs the reference).
         "$test" --emulator-only | tee "$work/kernels.out" || fail "emulator-only run failed"
-        grep -E '^(kernel variants|known defect|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+        grep -E '^(kernel variants|known defect|CAST|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
         skip "needs a CUDA GPU (ran the emulator side only: every kernel variant reached, emulator == reference)"
     fi
     need_gpu
     "$test" --large | tee "$work/kernels.out" || fail "kernels disagree with the emulator or the reference"
-    grep -E '^(kernel variants|known defect|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+    grep -E '^(kernel variants|known defect|CAST|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
 }
 
 # ---- sanitizer ----------------------------------------------------------------
