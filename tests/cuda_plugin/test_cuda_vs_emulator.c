@@ -369,7 +369,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "\n");
         failures++;
     }
-    failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD);
+    failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD, quick);
     if (large && on_gpu)
         large_cases(sms);
     printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,

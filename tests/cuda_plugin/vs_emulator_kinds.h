@@ -12,8 +12,10 @@
 
 /* Runs every CAST and PAD plan in the emulator and, when on_gpu, on the GPU
  * (with `guard` sentinel bytes each side of the output; 0: exact-size
- * allocations), each at sms SMs and at 1; both against a naive reference,
- * byte for byte. Returns the failures (printed). */
-int vs_emulator_kinds(rng* r, uint32_t sms, int on_gpu, size_t guard);
+ * allocations), each with 32- and 64-bit indexing at sms SMs and at 1, or
+ * (quick, for compute-sanitizer) once, the index width and SM count
+ * alternating from plan to plan; both against a naive reference, byte for
+ * byte. Returns the failures (printed). */
+int vs_emulator_kinds(rng* r, uint32_t sms, int on_gpu, size_t guard, int quick);
 
 #endif /* DML_VS_EMULATOR_KINDS_H */
