@@ -48,3 +48,12 @@ extern "C" cudaError_t dml_cuda_launch_cast(const dml_cuda_launch* launch, cudaS
     void* arguments[] = { (void*)&launch->cast_params };
     return cudaLaunchKernel((const void*)kernel, dim3(launch->grid), dim3(launch->block), arguments, 0, stream);
 }
+
+extern "C" cudaError_t dml_cuda_load_cast(const dml_cuda_launch* launch)
+{
+    cast_kernel_fn kernel = pick(launch->cast_params.plan.in_data_type, launch->cast_params.plan.data_type);
+    if (!kernel)
+        return cudaErrorInvalidValue;
+    cudaFuncAttributes attributes;
+    return cudaFuncGetAttributes(&attributes, (const void*)kernel);
+}

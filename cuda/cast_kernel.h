@@ -15,6 +15,9 @@ extern "C" {
 /* Only a launch: parameters by value, no allocation, no synchronisation. */
 cudaError_t dml_cuda_launch_cast(const dml_cuda_launch* launch, cudaStream_t stream);
 
+/* Loads the launch's kernel into the current context (lazy loading). */
+cudaError_t dml_cuda_load_cast(const dml_cuda_launch* launch);
+
 #ifdef __cplusplus
 }
 #endif

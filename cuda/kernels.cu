@@ -148,6 +148,10 @@ extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
         return dml_cuda_load_pad(launch);
     if (launch->fill)
         return dml_cuda_load_fill(launch);
+    if (launch->cast)
+        return dml_cuda_load_cast(launch);
+    if (launch->scale_bias)
+        return dml_cuda_load_scale_bias();
     kernel_fn kernel = pick(launch);
     if (!kernel)
         return cudaErrorInvalidValue;

@@ -53,6 +53,19 @@ DML_HD bool dml_pad_offsets(const dml_plan* plan, uint64_t item, int wide, int64
     return inside;
 }
 
+/* CONSTANT's value as dml_store_element takes it: the low e bytes. A
+ * switch, not a memcpy of e bytes: a copy of runtime length went through
+ * local memory (tests/cuda/test_sass_loads.c checks the SASS has none). */
+DML_HD uint64_t dml_pad_fill_value(const dml_scalar* fill, uint32_t e)
+{
+    switch (e) {
+    case 1: return fill->u8;
+    case 2: return fill->u16;
+    case 4: return fill->u32;
+    default: return fill->u64;
+    }
+}
+
 DML_HD void dml_pad_thread(const dml_pad_params* p, uint64_t block_index, uint32_t thread_index, uint64_t grid_dim,
     uint32_t block_dim, int wide)
 {
@@ -61,8 +74,7 @@ DML_HD void dml_pad_thread(const dml_pad_params* p, uint64_t block_index, uint32
     const uint64_t stride = grid_dim * block_dim;
     const unsigned char* in = (const unsigned char*)p->in;
     unsigned char* out = (unsigned char*)p->out;
-    uint64_t fill = 0;
-    memcpy(&fill, plan->fill_start.bytes, e);
+    const uint64_t fill = dml_pad_fill_value(&plan->fill_start, e);
     uint32_t pass = 0;
     for (uint64_t item = block_index * block_dim + thread_index; item < plan->element_count; item += stride) {
         DML_INSTRUCTION(pass++);

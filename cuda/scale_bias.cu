@@ -18,3 +18,9 @@ extern "C" cudaError_t dml_cuda_launch_scale_bias(const dml_cuda_launch* launch,
     return cudaLaunchKernel((const void*)dml_scale_bias_kernel, dim3(launch->grid), dim3(launch->block), arguments, 0,
         stream);
 }
+
+extern "C" cudaError_t dml_cuda_load_scale_bias(void)
+{
+    cudaFuncAttributes attributes;
+    return cudaFuncGetAttributes(&attributes, (const void*)dml_scale_bias_kernel);
+}

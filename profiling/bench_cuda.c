@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/data_type.h"
+#include "dmlbench.h"
 #include "emulator.h"
 #include "gather_cases.h"
 #include "launch.h"
@@ -117,19 +119,41 @@ static void fill_lengths(const gather_case* c, unsigned char* host, uint64_t byt
     }
 }
 
-/* One case: the operator and the copy, interleaved repetition by repetition. */
-static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, const dml_plan* plan, row* r)
+/* What run_case binds and times: the operator, its tensors' sizes (a
+ * gather's second input is its sequence lengths, filled per set from
+ * lengths_case; JOIN's and SPLIT's are their parts) and the bytes it moves. */
+typedef struct bench_op {
+    const DML_OPERATOR_DESC* desc;
+    uint32_t inputs, outputs; /* at most 2 each */
+    uint64_t in_bytes[2], out_bytes[2];
+    uint64_t read, written;
+    const gather_case* lengths_case;
+} bench_op;
+
+/* A gather case as a bench_op (d holds its desc). */
+static bench_op gather_op(const gather_case* c, const gather_desc* d, const dml_plan* plan)
 {
-    gather_desc d;
-    gather_case_desc(c, &d);
-    const uint64_t in_bytes = gather_tensor_bytes(c, 0), len_bytes = gather_tensor_bytes(c, 1),
-                   out_bytes = gather_tensor_bytes(c, 2);
-    r->written = plan->element_count * plan->element_size;
-    r->read = (in_bytes < r->written ? in_bytes : r->written) + len_bytes;
+    bench_op op = { &d->desc, 1, 1, { gather_tensor_bytes(c, 0), gather_tensor_bytes(c, 1) },
+        { gather_tensor_bytes(c, 2), 0 }, 0, 0, c };
+    op.inputs = op.in_bytes[1] ? 2 : 1;
+    op.written = plan->element_count * plan->element_size;
+    op.read = (op.in_bytes[0] < op.written ? op.in_bytes[0] : op.written) + op.in_bytes[1];
+    return op;
+}
+
+/* One case: the operator and the copy, interleaved repetition by repetition. */
+static int run_case(gpu* g, const bench_cuda_options* o, const bench_op* bop, row* r)
+{
+    const gather_case* c = bop->lengths_case;
+    const uint64_t in_bytes = bop->in_bytes[0], len_bytes = bop->in_bytes[1], out_bytes = bop->out_bytes[0],
+                   out2_bytes = bop->out_bytes[1];
+    r->written = bop->written;
+    r->read = bop->read;
     const uint64_t copy_bytes = (r->read + r->written) / 2;
-    const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + 2 * round_up(copy_bytes);
+    const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + round_up(out2_bytes) +
+        2 * round_up(copy_bytes);
     /* Enough sets that the operator's rotation and the copy's each cover 4x L2. */
-    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes, target = 4 * g->l2_bytes;
+    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes + out2_bytes, target = 4 * g->l2_bytes;
     uint64_t sets = (target + op_bytes - 1) / op_bytes, copy_sets = (target + 2 * copy_bytes - 1) / (2 * copy_bytes);
     if (copy_sets > sets)
         sets = copy_sets;
@@ -154,30 +178,30 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
     cudaEvent_t* events = calloc((size_t)total * 4, sizeof *events);
     float* op_samples = calloc((size_t)repetitions, sizeof(float));
     float* copy_samples = calloc((size_t)repetitions, sizeof(float));
-    unsigned char* host_lengths = len_bytes ? malloc(len_bytes) : NULL;
-    int ok = tables && events && op_samples && copy_samples && (!len_bytes || host_lengths) &&
+    unsigned char* host_lengths = c && len_bytes ? malloc(len_bytes) : NULL;
+    int ok = tables && events && op_samples && copy_samples && (!c || !len_bytes || host_lengths) &&
         cuda_ok(cudaMalloc((void**)&memory, sets * set_bytes), "cudaMalloc") &&
         cuda_ok(cudaMemsetAsync(memory, 0x5A, sets * set_bytes, g->stream), "cudaMemset") &&
         /* before the lengths are copied in (our stream does not wait for the legacy one) */
         cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize") &&
         dml_ok(dmlDeviceWrapBuffer(g->device, memory, sets * set_bytes, &buffer), "WrapBuffer") &&
-        dml_ok(dmlDeviceCreateOperator(g->device, &d.desc, &op), "CreateOperator") &&
+        dml_ok(dmlDeviceCreateOperator(g->device, bop->desc, &op), "CreateOperator") &&
         dml_ok(dmlDeviceCompileOperator(g->device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
     for (uint64_t s = 0; ok && s < sets; s++) {
         uint64_t base = s * set_bytes, in_at = base, len_at = in_at + round_up(in_bytes),
-                 out_at = len_at + round_up(len_bytes);
-        if (len_bytes) {
+                 out_at = len_at + round_up(len_bytes), out2_at = out_at + round_up(out_bytes);
+        if (c && len_bytes) {
             fill_lengths(c, host_lengths, len_bytes, s + 1);
             ok = cuda_ok(cudaMemcpy(memory + len_at, host_lengths, len_bytes, cudaMemcpyHostToDevice), "lengths");
         }
         DML_BINDING_TABLE_DESC td = { compiled };
         DML_BUFFER_BINDING in[2] = { { buffer, in_at, in_bytes }, { buffer, len_at, len_bytes } };
-        DML_BUFFER_BINDING out = { buffer, out_at, out_bytes };
+        DML_BUFFER_BINDING out[2] = { { buffer, out_at, out_bytes }, { buffer, out2_at, out2_bytes } };
         DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
-        DML_BINDING_DESC out_desc = { DML_BINDING_TYPE_BUFFER, &out };
+        DML_BINDING_DESC out_desc[2] = { { DML_BINDING_TYPE_BUFFER, &out[0] }, { DML_BINDING_TYPE_BUFFER, &out[1] } };
         ok = ok && dml_ok(dmlDeviceCreateBindingTable(g->device, &td, &tables[s]), "CreateBindingTable") &&
-            dml_ok(dmlBindingTableBindInputs(tables[s], len_bytes ? 2 : 1, in_desc), "BindInputs") &&
-            dml_ok(dmlBindingTableBindOutputs(tables[s], 1, &out_desc), "BindOutputs");
+            dml_ok(dmlBindingTableBindInputs(tables[s], bop->inputs, in_desc), "BindInputs") &&
+            dml_ok(dmlBindingTableBindOutputs(tables[s], bop->outputs, out_desc), "BindOutputs");
     }
     for (int i = 0; ok && i < total * 4; i++)
         ok = cuda_ok(cudaEventCreate(&events[i]), "cudaEventCreate");
@@ -191,7 +215,8 @@ static int run_case(gpu* g, const bench_cuda_options* o, const gather_case* c, c
         ok = ok && cuda_ok(cudaLaunchHostFunc(g->stream, hold, &go), "cudaLaunchHostFunc");
     for (int i = 0; ok && i < total; i++) {
         uint64_t base = (uint64_t)(i % (int)sets) * set_bytes;
-        unsigned char* copy_source = memory + base + round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes);
+        unsigned char* copy_source =
+            memory + base + round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + round_up(out2_bytes);
         ok = cuda_ok(cudaEventRecord(events[4 * i], g->stream), "cudaEventRecord") &&
             dml_ok(dmlCommandRecorderRecordDispatch(g->recorder, g->queue, compiled, tables[i % (int)sets]),
                 "RecordDispatch") &&
@@ -262,19 +287,6 @@ static int print_prediction(const gather_case* c, const dml_plan* plan, const dm
     return r;
 }
 
-static uint64_t parse_size(const char* text)
-{
-    char* end = NULL;
-    uint64_t n = strtoull(text, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        n <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        n <<= 20;
-    else if (*end == 'G' || *end == 'g')
-        n <<= 30;
-    return n;
-}
-
 static const char* mode_name(const dml_cuda_launch* l)
 {
     if (l->is_copy)
@@ -325,6 +337,148 @@ static int open_gpu(gpu* g)
         !dml_ok(dmlDeviceCreateCommandRecorder(g->device, &g->recorder), "CreateCommandRecorder"))
         return -1;
     return 0;
+}
+
+/* ---- the other kinds: PADDING, JOIN and SPLIT (the throughput table's
+ * cases, throughput_cases.c), CAST (here) ---------------------------------- */
+
+static bench_op built_op(const built_case* c)
+{
+    bench_op op = { &c->desc, c->inputs ? c->inputs : 1, c->outputs ? c->outputs : 1,
+        { c->in.buffer.TotalTensorSizeInBytes, c->inputs == 2 ? c->lengths.buffer.TotalTensorSizeInBytes : 0 },
+        { c->out.buffer.TotalTensorSizeInBytes, c->outputs == 2 ? c->out2.buffer.TotalTensorSizeInBytes : 0 },
+        c->bytes_read, c->bytes_written, NULL };
+    return op;
+}
+
+/* CAST of a packed [R, 1024] tensor, the output about `bytes`. */
+typedef struct cast_case {
+    UINT sizes[2];
+    DML_BUFFER_TENSOR_DESC in_buffer, out_buffer;
+    DML_TENSOR_DESC in, out;
+    DML_CAST_OPERATOR_DESC cast;
+    DML_OPERATOR_DESC desc;
+} cast_case;
+
+static bench_op cast_op(cast_case* c, DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA_TYPE to, uint64_t bytes)
+{
+    const uint32_t in_e = dml_data_type_size(from), out_e = dml_data_type_size(to);
+    c->sizes[1] = 1024;
+    c->sizes[0] = (UINT)(bytes / (1024ull * out_e) ? bytes / (1024ull * out_e) : 1);
+    const uint64_t elements = (uint64_t)c->sizes[0] * c->sizes[1];
+    c->in_buffer = (DML_BUFFER_TENSOR_DESC){ from, DML_TENSOR_FLAG_NONE, 2, c->sizes, NULL, elements * in_e, 0 };
+    c->out_buffer = (DML_BUFFER_TENSOR_DESC){ to, DML_TENSOR_FLAG_NONE, 2, c->sizes, NULL, elements * out_e, 0 };
+    c->in = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, &c->in_buffer };
+    c->out = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, &c->out_buffer };
+    c->cast = (DML_CAST_OPERATOR_DESC){ &c->in, &c->out };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_CAST, &c->cast };
+    bench_op op = { &c->desc, 1, 1, { elements * in_e, 0 }, { elements * out_e, 0 }, elements * in_e,
+        elements * out_e, NULL };
+    return op;
+}
+
+/* "2x1024" */
+static void shape_text(char* out, size_t size, const DML_TENSOR_DESC* t)
+{
+    const DML_BUFFER_TENSOR_DESC* b = t->Desc;
+    join(out, size, b->Sizes, NULL, b->DimensionCount);
+}
+
+/* One row of the other kinds, in the table's columns (launch: the kind's
+ * kernel, its geometry left blank). */
+static void print_kind_row(const gpu* g, const bench_cuda_options* o, const char* op_name, uint32_t e,
+    const char* pattern, uint64_t size, const char* kernel, const DML_TENSOR_DESC* in, const DML_TENSOR_DESC* out,
+    const row* r)
+{
+    double traffic = (double)(r->read + r->written);
+    double gbps = traffic / (r->op_ms * 1e-3) * 1e-9, copy_gbps = traffic / (r->copy_ms * 1e-3) * 1e-9;
+    if (o->csv) {
+        char in_sizes[96], out_sizes[96];
+        shape_text(in_sizes, sizeof in_sizes, in);
+        shape_text(out_sizes, sizeof out_sizes, out);
+        printf("%s,%s,%u,%s,%llu,%llu,%llu,%u,%llu,%s,-,0,0,%.3f,%.2f,%.3f,%.2f,%.4f,%u,%s,,%s,,,,,-1,\n", g->name,
+            op_name, e, pattern, (unsigned long long)size, (unsigned long long)r->written,
+            (unsigned long long)r->read, r->sets, (unsigned long long)r->working_set, kernel, r->op_ms * 1e3, gbps,
+            r->copy_ms * 1e3, copy_gbps, r->copy_ms / r->op_ms, ((const DML_BUFFER_TENSOR_DESC*)out->Desc)->DimensionCount,
+            in_sizes, out_sizes);
+    } else {
+        char size_text[16];
+        snprintf(size_text, sizeof size_text, "%lluM", (unsigned long long)(size >> 20));
+        printf("%-20s %4u %-16s %6s %4u %-16s %10.1f %9.1f %9.1f %6.3f\n", op_name, e, pattern, size_text, r->sets,
+            kernel, r->op_ms * 1e3, gbps, copy_gbps, r->copy_ms / r->op_ms);
+    }
+    fflush(stdout);
+}
+
+/* Times one case of the other kinds unless --gpu-case names another;
+ * returns 1 when it failed, and counts it in *ran when it ran. */
+static int run_kind_case(gpu* g, const bench_cuda_options* o, const bench_op* op, const char* op_name, uint32_t e,
+    const char* pattern, uint64_t size, const char* kernel, const DML_TENSOR_DESC* in, const DML_TENSOR_DESC* out,
+    int* ran)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s:%u:%s", op_name, e, pattern);
+    if (o->only && strcmp(o->only, name) != 0)
+        return 0;
+    row r;
+    if (run_case(g, o, op, &r) < 0) {
+        fprintf(stderr, "dmlbench: %s at %llu bytes failed\n", name, (unsigned long long)size);
+        return 1;
+    }
+    (*ran)++;
+    print_kind_row(g, o, op_name, e, pattern, size, kernel, in, out, &r);
+    return 0;
+}
+
+/* PADDING in each mode, JOIN and SPLIT of two halves along the inner and the
+ * outer axis, for each element size; CAST f32->f16, f16->f32, u8->f32,
+ * f64->f32 (element size: the output's). Returns the failures. */
+static int run_other_kinds(gpu* g, const bench_cuda_options* o, uint64_t size, const int* use_size, int* ran)
+{
+    static const struct {
+        const char* entry;
+        const char* op_name;
+        const char* pattern;
+        const char* kernel;
+    } built[] = {
+        { "pad_constant", "PADDING", "constant", "pad" }, { "pad_edge", "PADDING", "edge", "pad" },
+        { "pad_reflect", "PADDING", "reflection", "pad" }, { "pad_symmetric", "PADDING", "symmetric", "pad" },
+        { "join_inner", "JOIN", "inner", "gather/part" }, { "join_outer", "JOIN", "outer", "gather/part" },
+        { "split_inner", "SPLIT", "inner", "gather/part" }, { "split_outer", "SPLIT", "outer", "gather/part" },
+    };
+    int failures = 0;
+    for (size_t k = 0; k < sizeof built / sizeof *built; k++)
+        for (uint32_t e = 1; e <= 8; e *= 2) {
+            const case_entry* entry = NULL;
+            for (int i = 0; i < BENCH_CASE_COUNT; i++)
+                if (!strcmp(bench_cases[i].name, built[k].entry))
+                    entry = &bench_cases[i];
+            built_case c;
+            if (!use_size[e] || !entry || build_case(&c, entry, e, size) < 0)
+                continue;
+            const bench_op op = built_op(&c);
+            failures += run_kind_case(g, o, &op, built[k].op_name, e, built[k].pattern, size, built[k].kernel,
+                &c.in.desc, &c.out.desc, ran);
+            free(c.lengths_data);
+        }
+    static const DML_TENSOR_DATA_TYPE casts[][2] = {
+        { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16 },
+        { DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32 },
+        { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT32 },
+        { DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32 },
+    };
+    for (size_t k = 0; k < sizeof casts / sizeof *casts; k++) {
+        const uint32_t e = dml_data_type_size(casts[k][1]);
+        if (!use_size[e])
+            continue;
+        cast_case c;
+        const bench_op op = cast_op(&c, casts[k][0], casts[k][1], size);
+        char pattern[40];
+        snprintf(pattern, sizeof pattern, "%s-%s", dml_data_type_short_name(casts[k][0]),
+            dml_data_type_short_name(casts[k][1]));
+        failures += run_kind_case(g, o, &op, "CAST", e, pattern, size, "cast", &c.in, &c.out, ran);
+    }
+    return failures;
 }
 
 int bench_cuda_table(const bench_cuda_options* o)
@@ -389,8 +543,11 @@ int bench_cuda_table(const bench_cuda_options* o)
                         fprintf(stderr, "dmlbench: %s: the emulator's prediction failed\n", name);
                         failures++;
                     }
+                    gather_desc d;
+                    gather_case_desc(&c, &d);
+                    const bench_op bop = gather_op(&c, &d, &plan);
                     row r;
-                    if (run_case(&g, o, &c, &plan, &r) < 0) {
+                    if (run_case(&g, o, &bop, &r) < 0) {
                         fprintf(stderr, "dmlbench: %s at %llu bytes failed\n", name, (unsigned long long)sizes[s]);
                         failures++;
                         continue;
@@ -437,6 +594,8 @@ int bench_cuda_table(const bench_cuda_options* o)
                     }
                     fflush(stdout);
                 }
+    for (int s = 0; s < size_count; s++)
+        failures += run_other_kinds(&g, o, sizes[s], use_size, &ran);
     dmlRelease(g.recorder);
     dmlRelease(g.queue);
     dmlRelease(g.device);

@@ -12,7 +12,11 @@
  * Cases: SLICE1, SLICE and REVERSE_SUBSEQUENCES x element size 1, 2, 4, 8 x
  * the patterns of gather_cases.h (those that apply to the operator); then
  * PADDING (its own kernel, pad.cu) x element size x NCHW {2, 4, H, W}
- * padded by 1 and by 2 on H and W x each mode (pattern "<mode>-hw<pad>"); each with
+ * padded by 1 and by 2 on H and W x each mode (pattern "<mode>-hw<pad>");
+ * CAST (cast.cu) of packed rows, f32->f16, f16->f32, u8->f32, f64->f32
+ * (element size: the output's); JOIN and SPLIT of two parts along the
+ * inner axis (halves, and uneven: one element off) and the outer one
+ * (coalescing_kinds.c: every part's gather, summed); each with
  * an output of about --bytes (default 256 KiB) in rows of --row-bytes
  * (default 1024), buffers 64-byte aligned, random sequence lengths from a
  * fixed seed, for a GPU of --sm multiprocessors (default 132, an H100 SXM).
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "coalescing_kinds.h"
 #include "core/ops/op.h" /* dml_plan_from_desc */
 #include "emulator.h"
 #include "fill_cases.h"
@@ -299,5 +304,7 @@ int main(int argc, char** argv)
             for (uint32_t mode = 0; mode < 4; ++mode)
                 failures += padding_row(csv, bytes, row_bytes, sm_count, sizes[s], pad, mode);
     failures += fill_rows(csv, bytes, row_bytes, sm_count);
+    failures += coalescing_cast_rows(csv, bytes, row_bytes, sm_count);
+    failures += coalescing_join_split_rows(csv, bytes, row_bytes, sm_count);
     return failures ? 1 : 0;
 }

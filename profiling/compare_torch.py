@@ -33,6 +33,10 @@ import sys
 REPETITIONS, WARMUP = 20, 2
 
 
+# The operators whose bench.csv rows describe a strided gather (make_fn).
+GATHERS = ("SLICE", "SLICE1", "REVERSE_SUBSEQUENCES")
+
+
 def ints(text):
     return [int(v) for v in text.split("x")] if text else []
 
@@ -181,6 +185,8 @@ def main():
     w.writerow(["operator", "element_size", "pattern", "size", "ours_gbps", "torch_op", "torch_gbps",
                 "ratio_to_torch", "cupy_gbps", "ratio_to_cupy"])
     for row in rows:
+        if row["operator"] not in GATHERS:
+            continue  # PADDING, JOIN, SPLIT, CAST: their rows carry no gather to redo here
         traffic = int(row["out_bytes"]) + int(row["read_bytes"])
         ours = float(row["gbps"])
         result = {"torch": ("", "", ""), "cupy": ("", "", "")}

@@ -19,8 +19,25 @@
  * two loads ends it at the first (the kernels before the loads-in-flight
  * work had no 16-byte load before their first store: an edge element's).
  *
- * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH) and
- * DML_KERNELS_OBJECT (kernels.cu's object), set by tests/cuda/CMakeLists.txt.
+ * The per-element kernels (CAST: cast.cu, PAD: pad.cu) have no loads in
+ * flight to count: each thread loads one element and stores one per pass,
+ * and a warp's consecutive lanes take consecutive elements (coalescing is
+ * the emulator's to measure: dmlcoalesce). What their SASS can show is checked instead
+ * (per_element_kernels_access_one_element): every kernel the launcher can
+ * pick is in the object (121 CAST pairs, 2 PAD index widths, per
+ * architecture); no local memory (LDL/STL: a spill, or an array the
+ * compiler could not keep in registers, such as PAD's fill value copied by
+ * its runtime size); no generic LD/ST (a pointer the compiler lost track
+ * of); and no global access wider than an element: a CAST kernel's
+ * stores exactly as wide as its output type (not split into bytes), its
+ * loads at most as wide as its input type (never a vector reaching past the
+ * element; narrower where a conversion keeps only the low bytes: INT64 to
+ * INT8 loads 2 of the 8), PAD's of 1, 2, 4 or 8 bytes. ptxas's spill
+ * report (cuda_ptxas_no_spills) covers only kernels.cu.
+ *
+ * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH),
+ * DML_KERNELS_OBJECT (kernels.cu's object), DML_CAST_OBJECT,
+ * DML_PAD_OBJECT, set by tests/cuda/CMakeLists.txt.
  */
 #include <check.h>
 #include <stdio.h>
@@ -31,11 +48,12 @@
 #include "gather_thread.h"
 #include "kernels.h"
 
-enum { OTHER, LOAD, LOAD128, STORE, BRANCH };
+enum { OTHER, LOAD, LOAD128, STORE, BRANCH, LOCAL, GENERIC };
 
 typedef struct instruction {
     unsigned long address, target;
     int kind;
+    int bytes; /* LOAD, LOAD128, STORE: the access's width */
 } instruction;
 
 typedef struct function {
@@ -48,14 +66,35 @@ typedef struct function {
 static function* functions;
 static size_t function_count, function_capacity;
 
-static void add_instruction(function* f, unsigned long address, int kind, unsigned long target)
+static void add_instruction(function* f, unsigned long address, int kind, unsigned long target, int bytes)
 {
     if (f->count == f->capacity) {
         f->capacity = f->capacity ? 2 * f->capacity : 1024;
         f->code = realloc(f->code, f->capacity * sizeof *f->code);
         ck_assert_ptr_nonnull(f->code);
     }
-    f->code[f->count++] = (instruction) { address, target, kind };
+    f->code[f->count++] = (instruction) { address, target, kind, bytes };
+}
+
+/* The width of a memory instruction from its opcode's modifiers
+ * (LDG.E.U8, STG.E.64, LDG.E.128.CONSTANT; none: 4 bytes). */
+static int access_bytes(const char* opcode)
+{
+    if (strstr(opcode, ".128"))
+        return 16;
+    if (strstr(opcode, ".64"))
+        return 8;
+    if (strstr(opcode, ".U16") || strstr(opcode, ".S16"))
+        return 2;
+    if (strstr(opcode, ".U8") || strstr(opcode, ".S8"))
+        return 1;
+    return 4;
+}
+
+static int starts_with_opcode(const char* op, const char* name)
+{
+    const size_t n = strlen(name);
+    return !strncmp(op, name, n) && (op[n] == '.' || op[n] == ' ');
 }
 
 /* One line of cuobjdump's listing: the address between comment marks, an
@@ -80,13 +119,17 @@ static void parse_instruction(function* f, const char* line)
         op++;
     int kind = OTHER;
     unsigned long target = 0;
-    if (!strncmp(op, "LDG.", 4) || !strncmp(op, "LDG ", 4)) {
-        char opcode[64];
-        snprintf(opcode, sizeof opcode, "%s", op);
-        opcode[strcspn(opcode, " ")] = 0;
+    char opcode[64];
+    snprintf(opcode, sizeof opcode, "%s", op);
+    opcode[strcspn(opcode, " ")] = 0;
+    if (starts_with_opcode(op, "LDG")) {
         kind = strstr(opcode, ".128") ? LOAD128 : LOAD;
-    } else if (!strncmp(op, "STG.", 4) || !strncmp(op, "STG ", 4)) {
+    } else if (starts_with_opcode(op, "STG")) {
         kind = STORE;
+    } else if (starts_with_opcode(op, "LDL") || starts_with_opcode(op, "STL")) {
+        kind = LOCAL;
+    } else if (starts_with_opcode(op, "LD") || starts_with_opcode(op, "ST")) {
+        kind = GENERIC;
     } else if (!strncmp(op, "BRA ", 4) || !strncmp(op, "BRA.", 4)) {
         const char* hex = strstr(op, "0x");
         if (hex) {
@@ -95,15 +138,26 @@ static void parse_instruction(function* f, const char* line)
         }
     }
     if (kind != OTHER)
-        add_instruction(f, address, kind, target);
+        add_instruction(f, address, kind, target, access_bytes(opcode));
 }
 
-/* Reads the SASS of every kernel of the object, per architecture. */
-static void disassemble(void)
+static void forget_functions(void)
 {
+    for (size_t i = 0; i < function_count; i++)
+        free(functions[i].code);
+    free(functions);
+    functions = NULL;
+    function_count = function_capacity = 0;
+}
+
+/* Reads the SASS of every kernel of the object named by the environment
+ * variable object_variable, per architecture. */
+static void disassemble(const char* object_variable)
+{
+    forget_functions();
     const char* cuobjdump = getenv("DML_CUOBJDUMP");
-    const char* object = getenv("DML_KERNELS_OBJECT");
-    ck_assert_msg(cuobjdump && *cuobjdump && object && *object, "DML_CUOBJDUMP and DML_KERNELS_OBJECT must be set");
+    const char* object = getenv(object_variable);
+    ck_assert_msg(cuobjdump && *cuobjdump && object && *object, "DML_CUOBJDUMP and %s must be set", object_variable);
     char command[4096];
     snprintf(command, sizeof command, "'%s' -sass '%s'", cuobjdump, object);
     FILE* pipe = popen(command, "r");
@@ -136,12 +190,17 @@ static void disassemble(void)
 }
 
 /* Template arguments of a kernel's mangled name, e.g.
- * _Z17dml_gather_kernelILi8ELi1ELi0ELi2ELin1EEv17dml_gather_params -> 8 1 0 2 -1.
+ * _Z17dml_gather_kernelILi8ELi1ELi0ELi2ELin1EEv17dml_gather_params -> 8 1 0 2 -1
+ * (Lj: unsigned).
  * Returns how many. */
 static int template_arguments(const char* name, int* values, int most)
 {
     int n = 0;
-    for (const char* at = strstr(name, "Li"); at && n < most; at = strstr(at, "Li")) {
+    for (const char* at = strchr(name, 'L'); at && n < most; at = strchr(at, 'L')) {
+        if (at[1] != 'i' && at[1] != 'j') { /* int or unsigned int */
+            at++;
+            continue;
+        }
         at += 2;
         int negative = *at == 'n';
         char* end;
@@ -194,7 +253,7 @@ static const char* mode_name(int mode)
 
 START_TEST(loads_before_first_store_reach_the_floor)
 {
-    disassemble();
+    disassemble("DML_KERNELS_OBJECT");
     int failures = 0, per_arch = 0;
     char first_arch[16] = "";
     printf("%-8s %-22s %-16s %6s %10s %6s\n", "arch", "kernel <E,M,W,R,O>", "path", "loads", "16-byte", "floor");
@@ -230,11 +289,77 @@ START_TEST(loads_before_first_store_reach_the_floor)
         per_arch, dml_cuda_kernel_count());
     ck_assert_msg(function_count % (size_t)dml_cuda_kernel_count() == 0, "%zu kernels over the architectures",
         function_count);
-    for (size_t i = 0; i < function_count; i++)
-        free(functions[i].code);
-    free(functions);
-    functions = NULL;
-    function_count = function_capacity = 0;
+    forget_functions();
+}
+END_TEST
+
+/* Which of the object's kernels is function f, and the widths its global
+ * accesses may have: stores exactly the store width, loads at most the load
+ * width; 0: any element width (1, 2, 4, 8). */
+typedef struct element_kernel {
+    const char* name;     /* in the mangled name */
+    int template_count;   /* its template arguments */
+    int load_index;       /* the argument holding the load width, or -1 */
+    int store_index;      /* the argument holding the store width, or -1 */
+} element_kernel;
+
+/* Checks every kernel of one object; returns how many were seen in the
+ * first architecture. */
+static int check_element_kernels(const char* object_variable, const element_kernel* k)
+{
+    disassemble(object_variable);
+    int failures = 0, per_arch = 0;
+    char first_arch[16] = "";
+    for (size_t i = 0; i < function_count; i++) {
+        const function* f = &functions[i];
+        ck_assert_msg(strstr(f->name, k->name) != NULL, "%s: unknown kernel %s", f->arch, f->name);
+        int a[8];
+        const int n = template_arguments(f->name, a, 8);
+        ck_assert_msg(n == k->template_count, "%s: %d template arguments in %s", f->arch, n, f->name);
+        if (!first_arch[0])
+            snprintf(first_arch, sizeof first_arch, "%s", f->arch);
+        per_arch += !strcmp(f->arch, first_arch);
+        const int load_bytes = k->load_index >= 0 ? a[k->load_index] : 0;
+        const int store_bytes = k->store_index >= 0 ? a[k->store_index] : 0;
+        size_t loads = 0, stores = 0;
+        for (size_t j = 0; j < f->count; j++) {
+            const instruction* in = &f->code[j];
+            const int is_store = in->kind == STORE, is_load = in->kind == LOAD || in->kind == LOAD128;
+            const int want = is_store ? store_bytes : load_bytes;
+            const char* wrong = in->kind == LOCAL ? "local memory (LDL/STL)"
+                : in->kind == GENERIC             ? "a generic LD/ST"
+                : (is_load || is_store) && (!want ? in->bytes > 8 : is_store ? in->bytes != want : in->bytes > want)
+                ? "a global access not one element wide"
+                : NULL;
+            loads += is_load;
+            stores += is_store;
+            if (wrong) {
+                printf("%s %s: %s at /*%04lx*/ (%d bytes)\n", f->arch, f->name, wrong, in->address, in->bytes);
+                failures++;
+            }
+        }
+        if (!stores || (!loads && k->load_index >= 0)) {
+            printf("%s %s: %zu global load(s), %zu store(s)\n", f->arch, f->name, loads, stores);
+            failures++;
+        }
+    }
+    printf("%s: %zu kernels over the architectures, %d in %s, %d problem(s)\n", object_variable, function_count,
+        per_arch, first_arch, failures);
+    ck_assert_msg(failures == 0, "%s: %d problem(s) in the per-element kernels' SASS", object_variable, failures);
+    ck_assert_msg(function_count % (size_t)per_arch == 0, "%s: %zu kernels over the architectures", object_variable,
+        function_count);
+    forget_functions();
+    return per_arch;
+}
+
+START_TEST(per_element_kernels_access_one_element)
+{
+    /* dml_cast_kernel<IN, IN_SIZE, OUT, OUT_SIZE>: one per pair of the 11 types */
+    static const element_kernel cast = { "dml_cast_kernel", 4, 1, 3 };
+    /* dml_pad_kernel<Wide>: the element size is a parameter */
+    static const element_kernel pad = { "dml_pad_kernel", 1, -1, -1 };
+    ck_assert_int_eq(check_element_kernels("DML_CAST_OBJECT", &cast), 11 * 11);
+    ck_assert_int_eq(check_element_kernels("DML_PAD_OBJECT", &pad), 2);
 }
 END_TEST
 
@@ -283,6 +408,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, loads_before_first_store_reach_the_floor);
     tcase_add_test(tc, fill_kernels_store_vectors_and_never_fuse);
+    tcase_add_test(tc, per_element_kernels_access_one_element);
     suite_add_tcase(s, tc);
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);

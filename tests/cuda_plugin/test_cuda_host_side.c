@@ -9,7 +9,8 @@
  *   - creating and releasing buffers waits for no other stream: a blocking
  *     host stream held up by a host function does not hold them up;
  *   - the very first dispatch of an operator compiled under lazy module
- *     loading can be captured into a CUDA graph (kernels load at compile).
+ *     loading can be captured into a CUDA graph (kernels load at compile):
+ *     a gather, and a CAST (its kernels are cast.cu's, loaded apart).
  *
  * Needs a GPU: exits 77 (skipped) without one. With --two-gpus it runs the
  * cases that need a second GPU (another GPU current, its memory, its
@@ -20,6 +21,7 @@
 #include <cuda_runtime_api.h>
 #include <dml/dml.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,23 @@ static DMLCompiledOperator compile_reverse(DMLDevice device, uint32_t n)
     DML_TENSOR_DESC t = { DML_TENSOR_TYPE_BUFFER, &b };
     DML_SLICE1_OPERATOR_DESC slice = { &t, &t, 1, offsets, sizes, strides };
     DML_OPERATOR_DESC desc = { DML_OPERATOR_SLICE1, &slice };
+    DMLOperator op = NULL;
+    DMLCompiledOperator compiled = NULL;
+    if (dmlDeviceCreateOperator(device, &desc, &op) == DML_S_OK)
+        dmlDeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &compiled);
+    dmlRelease(op);
+    return compiled;
+}
+
+/* A CAST of a packed float tensor to INT32. */
+static DMLCompiledOperator compile_cast(DMLDevice device, uint32_t n)
+{
+    uint32_t sizes[1] = { n };
+    DML_BUFFER_TENSOR_DESC ib = { DML_TENSOR_DATA_TYPE_FLOAT32, 0, 1, sizes, NULL, 4ull * n, 0 };
+    DML_BUFFER_TENSOR_DESC ob = { DML_TENSOR_DATA_TYPE_INT32, 0, 1, sizes, NULL, 4ull * n, 0 };
+    DML_TENSOR_DESC it = { DML_TENSOR_TYPE_BUFFER, &ib }, ot = { DML_TENSOR_TYPE_BUFFER, &ob };
+    DML_CAST_OPERATOR_DESC cast = { &it, &ot };
+    DML_OPERATOR_DESC desc = { DML_OPERATOR_CAST, &cast };
     DMLOperator op = NULL;
     DMLCompiledOperator compiled = NULL;
     if (dmlDeviceCreateOperator(device, &desc, &op) == DML_S_OK)
@@ -261,7 +280,9 @@ static void buffers_wait_for_no_other_stream(void)
     dmlRelease(device);
 }
 
-static void first_dispatch_captured(void)
+/* cast: a CAST float -> int32 (else a SLICE1 reversal) never dispatched
+ * before in this process. */
+static void first_dispatch_captured(int cast)
 {
     DMLDevice device = cuda_device();
     CHECK(device, "dmlCreateDevice");
@@ -275,11 +296,12 @@ static void first_dispatch_captured(void)
     CHECK_OK(dmlDeviceCreateCommandRecorder(device, &recorder));
     CHECK_OK(dmlDeviceCreateBuffer(device, 4096, &in));
     CHECK_OK(dmlDeviceCreateBuffer(device, 4096, &out));
-    DMLCompiledOperator op = compile_reverse(device, 1024); /* never dispatched before in this process */
+    DMLCompiledOperator op = cast ? compile_cast(device, 1024) : compile_reverse(device, 1024);
     CHECK(op, "compile");
     DMLBindingTable table = bind(device, op, in, out, 4096);
     CHECK(table, "bind");
     float x[1024], y[1024];
+    int32_t z[1024];
     for (int i = 0; i < 1024; i++)
         x[i] = (float)i;
     CHECK_OK(dmlCommandQueueWriteBuffer(queue, in, 0, x, sizeof x));
@@ -292,9 +314,15 @@ static void first_dispatch_captured(void)
     cudaGraphExec_t exec = NULL;
     CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
     CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    CHECK_OK(dmlCommandQueueReadBuffer(queue, out, 0, y, sizeof y));
-    for (int i = 0; i < 1024; i++)
-        CHECK(y[i] == x[1023 - i], "y[%d] = %g", i, (double)y[i]);
+    if (cast) {
+        CHECK_OK(dmlCommandQueueReadBuffer(queue, out, 0, z, sizeof z));
+        for (int i = 0; i < 1024; i++)
+            CHECK(z[i] == i, "CAST: z[%d] = %d", i, (int)z[i]);
+    } else {
+        CHECK_OK(dmlCommandQueueReadBuffer(queue, out, 0, y, sizeof y));
+        for (int i = 0; i < 1024; i++)
+            CHECK(y[i] == x[1023 - i], "y[%d] = %g", i, (double)y[i]);
+    }
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
     dmlRelease(table);
@@ -339,7 +367,8 @@ int main(int argc, char** argv)
     } else {
         wrap_checks_memory();
         buffers_wait_for_no_other_stream();
-        first_dispatch_captured();
+        first_dispatch_captured(0);
+        first_dispatch_captured(1);
     }
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;

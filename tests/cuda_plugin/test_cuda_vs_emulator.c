@@ -20,6 +20,9 @@
  *   test_cuda_vs_emulator --emulator-only no GPU needed: the emulator against the reference and
  *                                         the variant coverage (CI runs this)
  *
+ * Then the CAST and PAD kernels (cast.cu, pad.cu), which have launches of
+ * their own, on hand-made plans (vs_emulator_kinds.c), the same three ways.
+ *
  * Needs a GPU except with --emulator-only: exits 77 (skipped) without one.
  * DML_TEST_SEED replays a seed.
  */
@@ -35,6 +38,7 @@
 #include "kernels.h"
 #include "launch.h"
 #include "reference.h" /* tests/api: FILL's reference */
+#include "vs_emulator_kinds.h"
 
 #define SKIP 77
 #define GUARD 256 /* sentinel bytes each side of an output; keeps cudaMalloc's 256-byte alignment */
@@ -502,6 +506,7 @@ int main(int argc, char** argv)
     }
     int fills = fill_sweep(&r, sms);
     printf("fills: %d plans against the reference, each at %u SMs and at 1 SM\n", fills, sms);
+    failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD, quick);
     if (large && on_gpu)
         large_cases(sms);
     printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,

@@ -14,10 +14,13 @@
 #   kernels    kernels vs emulator byte for byte, every kernel variant, one case
 #              above 2^31 elements (CTest: cuda_kernels_vs_emulator)
 #   sanitizer  compute-sanitizer memcheck, racecheck, initcheck, synccheck over
-#              a subset that reaches every kernel, exact-size allocations
+#              a subset that reaches every kernel (CAST and PAD included),
+#              exact-size allocations; memcheck over the CAST, PADDING and
+#              JOIN/SPLIT suites on the cuda backend
 #   capture    dispatches captured into a CUDA graph and replayed
 #   threads    8 host threads, own streams, dispatching (DML_GPU_THREADS_SECONDS, 60)
-#   bench      dmlbench --gpu-table (CUDA events, working sets >= 4x L2) and
+#   bench      dmlbench --gpu-table (CUDA events, working sets >= 4x L2; the gathers,
+#              PADDING, JOIN, SPLIT and CAST against cudaMemcpyAsync) and
 #              PyTorch/CuPy in the same run; bench.csv, compare.csv, bench.png
 #   ncu        DRAM bytes and sectors per request vs the emulator's prediction
 #   nsys       an nsys trace of one dmlrun (the NVTX ranges)

@@ -96,8 +96,10 @@ stage_build() {
         esac
     fi
     cmake -S "$root" -B "$build" "${options[@]}" || fail "cmake configure failed"
+    # Every API suite (tests/cuda_plugin/CMakeLists.txt's DML_API_SUITES): the api stage runs them all.
     local targets=(dml dml_cpu dml_cudaemu dmlrun dmlinfo dmlbench dmlcoalesce test_api_examples test_api_validation
-        test_api_differential test_api_lifetime test_api_fill)
+        test_api_differential test_api_lifetime test_api_graph test_api_growable test_api_join_split test_api_padding
+        test_api_cast test_api_fill)
     local available
     available=$(cmake --build "$build" --target help 2>/dev/null)
     local t
@@ -123,12 +125,12 @@ stage_kernels() {
     if ! "$build/tests/dml_gpu_present" "$build/lib/dml/libdml_cuda.so" >/dev/null 2>&1; then
         # No GPU: the emulator's side still runs (every variant reached, vs the reference).
         "$test" --emulator-only | tee "$work/kernels.out" || fail "emulator-only run failed"
-        grep -E '^(kernel variants|known defect|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+        grep -E '^(kernel variants|known defect|CAST|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
         skip "needs a CUDA GPU (ran the emulator side only: every kernel variant reached, emulator == reference)"
     fi
     need_gpu
     "$test" --large | tee "$work/kernels.out" || fail "kernels disagree with the emulator or the reference"
-    grep -E '^(kernel variants|known defect|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+    grep -E '^(kernel variants|known defect|CAST|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
 }
 
 # ---- sanitizer ----------------------------------------------------------------
@@ -151,12 +153,20 @@ stage_sanitizer() {
             grep -m 5 -E '=========.*(Invalid|Race|Uninitialized|error|Error)' "$work/sanitizer-$tool.log" | sed 's/^/      /' >>"$note_file"
         fi
     done
-    # Through the plugin as well, when time is left: the differential suite on
-    # the cuda backend under memcheck (CTest cuda_sanitizer.test_api_differential).
-    if [ $((SECONDS - started)) -lt 30 ]; then
-        run_ctest '^cuda_sanitizer\.' 40 || failed="$failed plugin-memcheck"
+    # Through the plugin under memcheck: first the suites of CAST, PADDING,
+    # JOIN and SPLIT (their kernels and per-part gathers on the cuda backend;
+    # test_cuda_vs_emulator --quick above runs the CAST and PAD kernels on
+    # hand-made plans), then, when time is left, the differential suite
+    # (CTest cuda_sanitizer.*).
+    if [ $((SECONDS - started)) -lt 45 ]; then
+        run_ctest '^cuda_sanitizer\.test_api_(cast|padding|join_split)$' 25 || failed="$failed kinds-memcheck"
     else
-        note "    memcheck through the plugin not run: the four tools took $((SECONDS - started)) s of the stage's 75"
+        note "    memcheck of the CAST, PADDING, JOIN and SPLIT suites not run: the four tools took $((SECONDS - started)) s of the stage's 75"
+    fi
+    if [ $((SECONDS - started)) -lt 30 ]; then
+        run_ctest '^cuda_sanitizer\.test_api_differential$' 40 || failed="$failed plugin-memcheck"
+    else
+        note "    memcheck of the differential suite not run: $((SECONDS - started)) s of the stage's 75 taken"
     fi
     [ -z "$failed" ] || fail "compute-sanitizer found errors:$failed"
 }

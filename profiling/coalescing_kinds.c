@@ -1,0 +1,245 @@
+/*
+ * coalescing_kinds.c — dmlcoalesce's rows for CAST (its own kernels,
+ * cast.cu) and for JOIN and SPLIT (one gather per part). Each operator is
+ * validated and lowered as CompileOperator does (dml_op_create,
+ * dml_op_lower), every step launched for the GPU and run by the emulator
+ * over buffers of the tensors' exact sizes, 64-byte aligned; the steps'
+ * requested bytes and sectors are summed into the operator's row. A step
+ * the launcher makes a cudaMemcpyAsync counts as perfectly coalesced, as
+ * the gather rows' copies do.
+ */
+#include "coalescing_kinds.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data_type.h"
+#include "core/error.h"
+#include "core/ops/op.h"
+#include "emulator.h"
+#include "launch.h"
+
+#define MAX_TENSORS 2
+
+/* What one operator's steps did, summed. */
+typedef struct kinds_row {
+    dml_coalescing stats;
+    uint32_t steps, copies;
+    uint32_t grid, block; /* the first kernel's */
+    int wide, mode;
+    uint64_t out_bytes;
+} kinds_row;
+
+static unsigned char* tensor_memory(const dml_tensor* t)
+{
+    unsigned char* p = aligned_alloc(64, (t->total_bytes + 63) / 64 * 64);
+    if (p)
+        memset(p, 0x3C, t->total_bytes); /* finite in every type */
+    return p;
+}
+
+static void add_copy(dml_coalescing* s, const dml_cuda_launch* l)
+{
+    const uint64_t sectors = (l->copy_bytes + 31) / 32;
+    s->load_bytes += sectors * 32;
+    s->load_sectors += sectors;
+    s->store_bytes += sectors * 32;
+    s->store_sectors += sectors;
+}
+
+static void add_kernel(dml_coalescing* s, const dml_coalescing* k)
+{
+    s->load_bytes += k->load_bytes;
+    s->load_sectors += k->load_sectors;
+    s->store_bytes += k->store_bytes;
+    s->store_sectors += k->store_sectors;
+    s->load_requests += k->load_requests;
+    s->store_requests += k->store_requests;
+}
+
+/* Lowers desc and emulates its steps into r; 0, or -1 (printed). */
+static int emulate_desc(const DML_OPERATOR_DESC* desc, const char* name, uint32_t sm_count, kinds_row* r)
+{
+    memset(r, 0, sizeof *r);
+    dml_op* op = NULL;
+    dml_lowering lowering;
+    memset(&lowering, 0, sizeof lowering);
+    if (dml_op_create(desc, &op) < 0 || dml_op_lower(op, "dmlcoalesce", &lowering) < 0) {
+        fprintf(stderr, "dmlcoalesce: %s: %s\n", name, dml_error_last());
+        dml_op_destroy(op);
+        return -1;
+    }
+    unsigned char* in[MAX_TENSORS] = { NULL }, *out[MAX_TENSORS] = { NULL };
+    int failed = op->input_count > MAX_TENSORS || op->output_count > MAX_TENSORS;
+    for (uint32_t i = 0; !failed && i < op->input_count; i++)
+        failed = !(in[i] = tensor_memory(&op->inputs[i]));
+    for (uint32_t i = 0; !failed && i < op->output_count; i++) {
+        failed = !(out[i] = tensor_memory(&op->outputs[i]));
+        r->out_bytes += failed ? 0 : op->outputs[i].total_bytes;
+    }
+    for (uint32_t s = 0; !failed && s < lowering.count; s++) {
+        const dml_op_step* step = &lowering.steps[s];
+        const uint32_t i = step->input.index, o = step->output.index;
+        dml_plan_args args = { in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes };
+        dml_cuda_launch launch;
+        dml_cuda_prepare(&step->plan, &args, sm_count, &launch);
+        dml_coalescing stats;
+        memset(&stats, 0, sizeof stats);
+        r->steps++;
+        if (launch.is_copy) {
+            r->copies++;
+            add_copy(&r->stats, &launch);
+            continue;
+        }
+        int emulated = dml_cuda_emulate(&launch, &stats);
+        if (emulated < 0) {
+            fprintf(stderr, "dmlcoalesce: %s: %s\n", name,
+                emulated == DML_EMULATE_VIOLATION ? dml_cuda_emulator_violation() : "tracing ran out of memory");
+            failed = 1;
+            break;
+        }
+        add_kernel(&r->stats, &stats);
+        if (!r->grid) {
+            r->grid = launch.grid;
+            r->block = launch.block;
+            r->wide = launch.wide;
+            r->mode = launch.mode;
+        }
+    }
+    for (uint32_t i = 0; i < MAX_TENSORS; i++) {
+        free(in[i]);
+        free(out[i]);
+    }
+    dml_lowering_free(&lowering);
+    dml_op_destroy(op);
+    return failed ? -1 : 0;
+}
+
+/* The gather kernels' modes, as dmlcoalesce names them. */
+static const char* gather_mode(int mode)
+{
+    switch (mode) {
+    case DML_CUDA_MODE_VECTOR: return "vector";
+    case DML_CUDA_MODE_VECTOR_REVERSED: return "vector-reversed";
+    case DML_CUDA_MODE_TILED: return "tiled";
+    default: return "scalar";
+    }
+}
+
+/* One row in dmlcoalesce's columns; launch: "cast", or the gather's mode
+ * (its first kernel's) with the step count, or "copy" when every step is one. */
+static void print_row(int csv, const char* op, uint32_t e, const char* pattern, const char* kind, const kinds_row* r)
+{
+    const double load = dml_coalescing_load_efficiency(&r->stats), store = dml_coalescing_store_efficiency(&r->stats);
+    const int all_copies = r->copies == r->steps;
+    const char* bits = all_copies ? "-" : r->wide ? "64" : "32";
+    if (csv) {
+        printf("%s,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,0,,,,,0,0,0,0,0\n", op, e, pattern,
+            (unsigned long long)r->out_bytes, all_copies ? "copy" : kind, bits, r->grid, r->block, load, store,
+            (unsigned long long)r->stats.load_requests, (unsigned long long)r->stats.store_requests);
+        return;
+    }
+    char what[64];
+    if (all_copies)
+        snprintf(what, sizeof what, "copy x%u", r->steps);
+    else if (r->steps > 1)
+        snprintf(what, sizeof what, "%s/%s %ux%u x%u%s", kind, bits, r->grid, r->block, r->steps,
+            r->copies ? "+copy" : "");
+    else
+        snprintf(what, sizeof what, "%s/%s %ux%u", kind, bits, r->grid, r->block);
+    printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8u %6s\n", op, e, pattern,
+        (unsigned long long)r->out_bytes, what, load, store, (unsigned long long)r->stats.load_requests,
+        (unsigned long long)r->stats.store_requests, 0u, "-");
+}
+
+static void packed_tensor(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_DATA_TYPE type,
+    const uint32_t* sizes)
+{
+    *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, 2, sizes, NULL,
+        (uint64_t)sizes[0] * sizes[1] * dml_data_type_size(type), 0 };
+    *t = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, b };
+}
+
+/* Rows of about row_bytes output bytes each, about `bytes` in all. */
+static void row_shape(uint64_t bytes, uint32_t row_bytes, uint32_t e, uint32_t* sizes)
+{
+    sizes[1] = row_bytes / e > 2 ? row_bytes / e : 2;
+    const uint64_t rows = bytes / ((uint64_t)sizes[1] * e);
+    sizes[0] = rows > 2 ? (uint32_t)rows : 2;
+}
+
+int coalescing_cast_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count)
+{
+    static const DML_TENSOR_DATA_TYPE pairs[][2] = {
+        { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16 },
+        { DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32 },
+        { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT32 },
+        { DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32 },
+    };
+    int failures = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+        uint32_t sizes[2];
+        row_shape(bytes, row_bytes, dml_data_type_size(pairs[p][1]), sizes);
+        DML_BUFFER_TENSOR_DESC ib, ob;
+        DML_TENSOR_DESC it, ot;
+        packed_tensor(&ib, &it, pairs[p][0], sizes);
+        packed_tensor(&ob, &ot, pairs[p][1], sizes);
+        DML_CAST_OPERATOR_DESC d = { &it, &ot };
+        DML_OPERATOR_DESC od = { DML_OPERATOR_CAST, &d };
+        char pattern[40];
+        snprintf(pattern, sizeof pattern, "%s-%s", dml_data_type_short_name(pairs[p][0]),
+            dml_data_type_short_name(pairs[p][1]));
+        kinds_row r;
+        if (emulate_desc(&od, pattern, sm_count, &r) < 0) {
+            failures++;
+            continue;
+        }
+        print_row(csv, "CAST", dml_data_type_size(pairs[p][1]), pattern, "cast", &r);
+    }
+    return failures;
+}
+
+static const DML_TENSOR_DATA_TYPE types_of_size[9] = { [1] = DML_TENSOR_DATA_TYPE_UINT8,
+    [2] = DML_TENSOR_DATA_TYPE_UINT16, [4] = DML_TENSOR_DATA_TYPE_UINT32, [8] = DML_TENSOR_DATA_TYPE_UINT64 };
+
+/* JOIN (split 0) or SPLIT (split 1) of [R, W] in two parts along axis: two
+ * halves, or (uneven) the first one element shorter, so the second part's
+ * rows start one element off the alignment of the first's. */
+static int join_split_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count, uint32_t e, uint32_t axis,
+    int split, int uneven)
+{
+    const DML_TENSOR_DATA_TYPE type = types_of_size[e];
+    uint32_t whole[2];
+    row_shape(bytes, row_bytes, e, whole);
+    whole[axis] &= ~1u; /* two equal parts */
+    uint32_t part[2][2] = { { whole[0], whole[1] }, { whole[0], whole[1] } };
+    part[0][axis] = whole[axis] / 2 - (uint32_t)uneven;
+    part[1][axis] = whole[axis] / 2 + (uint32_t)uneven;
+    DML_BUFFER_TENSOR_DESC wb, pb[2];
+    DML_TENSOR_DESC wt, pt[2];
+    packed_tensor(&wb, &wt, type, whole);
+    packed_tensor(&pb[0], &pt[0], type, part[0]);
+    packed_tensor(&pb[1], &pt[1], type, part[1]);
+    DML_JOIN_OPERATOR_DESC join = { 2, pt, &wt, axis };
+    DML_SPLIT_OPERATOR_DESC cut = { &wt, 2, pt, axis };
+    DML_OPERATOR_DESC od = { split ? DML_OPERATOR_SPLIT : DML_OPERATOR_JOIN, split ? (const void*)&cut : &join };
+    char pattern[32];
+    snprintf(pattern, sizeof pattern, "%s-%s", axis == 1 ? "inner" : "outer", uneven ? "uneven" : "halves");
+    kinds_row r;
+    if (emulate_desc(&od, split ? "SPLIT" : "JOIN", sm_count, &r) < 0)
+        return 1;
+    print_row(csv, split ? "SPLIT" : "JOIN", e, pattern, gather_mode(r.mode), &r);
+    return 0;
+}
+
+int coalescing_join_split_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count)
+{
+    int failures = 0;
+    for (int split = 0; split <= 1; split++)
+        for (uint32_t e = 1; e <= 8; e *= 2)
+            for (int inner = 1; inner >= 0; inner--)
+                for (int uneven = 0; uneven <= inner; uneven++)
+                    failures += join_split_row(csv, bytes, row_bytes, sm_count, e, (uint32_t)inner, split, uneven);
+    return failures;
+}
