@@ -15,11 +15,11 @@ dml.version() says which runtime was loaded (its release and ABI version).
 See docs/python.md in the project.
 """
 from ._lib import DmlError, Version, version
-from ._ops import (AxisError, Tensor, concat, concatenate, depth_to_space, identity, pad,  # noqa: A004
+from ._ops import (AxisError, Tensor, cast, concat, concatenate, depth_to_space, identity, pad,  # noqa: A004
                    reverse_subsequences, slice, slice1, space_to_depth, split, tile)
 from .graph import CompiledGraph, Graph
 
-__all__ = ["AxisError", "CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "concat", "concatenate",
+__all__ = ["AxisError", "CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "cast", "concat", "concatenate",
            "depth_to_space", "identity", "pad", "reverse_subsequences", "slice", "slice1", "space_to_depth", "split",
            "tile", "version"]
 __version__ = "1.0.0"
