@@ -576,8 +576,7 @@ static int run_examples(tool_device* dev)
             run_request(dev, &a, &call);
             host_tensor expected[DMLRUN_MAX_OUTPUTS];
             for (uint32_t i = 0; i < call.output_count; i++)
-                host_tensor_init(&expected[i], DML_TENSOR_DATA_TYPE_FLOAT32, call.outputs[i].rank,
-                    call.outputs[i].sizes);
+                host_tensor_init(&expected[i], call.outputs[i].type, call.outputs[i].rank, call.outputs[i].sizes);
             host_tensors_fill(expected, call.output_count, e->expected, "expected");
             bool match = true;
             for (uint32_t i = 0; i < call.output_count; i++) {
@@ -585,8 +584,8 @@ static int run_examples(tool_device* dev)
                 snprintf(title, sizeof title, "expected%s%s", call.output_count > 1 ? " " : "",
                     call.output_count > 1 ? call.output_titles[i] : "");
                 host_tensor_print(title, &expected[i]);
-                match &= call.outputs[i].type == DML_TENSOR_DATA_TYPE_FLOAT32 &&
-                    memcmp(expected[i].data, call.outputs[i].data, expected[i].count * sizeof(float)) == 0;
+                match &= memcmp(expected[i].data, call.outputs[i].data,
+                    expected[i].buffer_desc.TotalTensorSizeInBytes) == 0;
                 host_tensor_free(&expected[i]);
             }
             printf("%s\n\n", match ? "OK" : "MISMATCH");

@@ -126,7 +126,7 @@ void dmlrun_print_i(const char* name, uint32_t rank, const int32_t* values);
 
 /* A documented example: the options as on the command line (the input is
  * 1, 2, ..., N in float32 unless they say otherwise) and the expected output,
- * row-major, as float32 values (several outputs: one after the other). */
+ * row-major, in the output's type (several outputs: one after the other). */
 typedef struct dmlrun_example {
     const char* title;
     const char* options;
