@@ -9,7 +9,8 @@ throughputs dmlbench/numpy (> 1: dml is faster).
 Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
 operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]); join_* is
 np.concatenate(..., out=out), split_* np.split then a copy of each part into
-its own preallocated output (np.split alone returns views). Without
+its own preallocated output (np.split alone returns views); cast_* is
+np.copyto(out, x, casting="unsafe") (x.astype without the allocation). Without
 numpy the dmlbench columns are printed alone (numpy columns n/a).
 """
 import argparse, csv, io, statistics, subprocess, sys, time
@@ -82,6 +83,22 @@ def cases(n, dtype):
             np.copyto(o0, a)
             np.copyto(o1, b)
         out["split_" + suffix] = (WRITES, split_copy)
+    # CAST: [R, 1024] of dmlbench's input bytes (i * 131 + 7) read as the
+    # source type, astype'd into a preallocated output (np.copyto, casting
+    # "unsafe"; NaN and out-of-range values included, numpy's warnings off).
+    # The table's element size is the output's: other sizes have no case.
+    pattern = (np.arange(rows * row * 4, dtype=np.uint64) * 131 + 7).astype(np.uint8)
+    for case, source, target in (("cast_f32_f16", np.float32, np.float16), ("cast_f32_i32", np.float32, np.int32),
+                                 ("cast_u8_f32", np.uint8, np.float32)):
+        if np.dtype(target).itemsize != np.dtype(dtype).itemsize:
+            continue
+        src = pattern[:rows * row * np.dtype(source).itemsize].view(source).reshape(rows, row)
+        dst = np.empty((rows, row), target)
+
+        def cast_copy(src=src, dst=dst):
+            with np.errstate(all="ignore"):
+                np.copyto(dst, src, casting="unsafe")
+        out[case] = (WRITES, cast_copy)
     return out
 
 

@@ -1,6 +1,6 @@
 /*
  * throughput_cases.c — the cases of dmlbench's throughput table (see
- * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, JOIN and SPLIT descs
+ * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, PADDING, JOIN, SPLIT and CAST descs
  * shaped as hosts use them, each for any element size and output size.
  */
 #include "dmlbench.h"
@@ -21,6 +21,17 @@ static void btensor_init(btensor* t, DML_TENSOR_DATA_TYPE type, UINT rank, const
     t->buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, t->sizes, strides ? t->strides : NULL);
     t->desc.Type = DML_TENSOR_TYPE_BUFFER;
     t->desc.Desc = &t->buffer;
+}
+
+/* The table's type for an element size: the cases move bytes as unsigned integers. */
+static DML_TENSOR_DATA_TYPE type_of_size(unsigned size)
+{
+    switch (size) {
+    case 1: return DML_TENSOR_DATA_TYPE_UINT8;
+    case 2: return DML_TENSOR_DATA_TYPE_UINT16;
+    case 4: return DML_TENSOR_DATA_TYPE_UINT32;
+    default: return DML_TENSOR_DATA_TYPE_UINT64;
+    }
 }
 
 /* Elements per output row for the row-shaped cases. */
@@ -258,6 +269,36 @@ static int case_join_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { 
 static int case_split_inner(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 1, 1); }
 static int case_split_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 0, 1); }
 
+/* CAST of [R, 1024] from one type to another: built only for the element
+ * size of its output type (the table's element size; the case's n elements
+ * are its output's). */
+static int build_cast(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, DML_TENSOR_DATA_TYPE from,
+    DML_TENSOR_DATA_TYPE to, unsigned to_size)
+{
+    if (type != type_of_size(to_size))
+        return -1;
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    btensor_init(&c->in, from, 2, sizes, NULL);
+    btensor_init(&c->out, to, 2, sizes, NULL);
+    c->cast = (DML_CAST_OPERATOR_DESC){ &c->in.desc, &c->out.desc };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_CAST, &c->cast };
+    c->inputs = 1;
+    return 0;
+}
+
+static int case_cast_f32_f16(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_cast(c, t, n, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, 2);
+}
+static int case_cast_f32_i32(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_cast(c, t, n, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, 4);
+}
+static int case_cast_u8_f32(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_cast(c, t, n, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT32, 4);
+}
+
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
     { "reverse_outer", case_reverse_outer, 1 },
@@ -279,18 +320,11 @@ const case_entry bench_cases[] = {
     { "join_outer", case_join_outer, 1 },
     { "split_inner", case_split_inner, 1 },
     { "split_outer", case_split_outer, 1 },
+    { "cast_f32_f16", case_cast_f32_f16, 1 },
+    { "cast_f32_i32", case_cast_f32_i32, 1 },
+    { "cast_u8_f32", case_cast_u8_f32, 1 },
 };
 _Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
-
-static DML_TENSOR_DATA_TYPE type_of_size(unsigned size)
-{
-    switch (size) {
-    case 1: return DML_TENSOR_DATA_TYPE_UINT8;
-    case 2: return DML_TENSOR_DATA_TYPE_UINT16;
-    case 4: return DML_TENSOR_DATA_TYPE_UINT32;
-    default: return DML_TENSOR_DATA_TYPE_UINT64;
-    }
-}
 
 int build_case(built_case* c, const case_entry* entry, unsigned element_size, uint64_t bytes)
 {
@@ -310,7 +344,8 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
     /* Bytes read: every element the operator loads, once (a broadcast row once). */
     if (entry->build == case_broadcast)
         c->bytes_read = c->in.sizes[1] * (uint64_t)element_size;
-    else if (c->desc.Type == DML_OPERATOR_PADDING) /* the input once; the border elements read again are cached */
+    else if (c->desc.Type == DML_OPERATOR_PADDING || c->desc.Type == DML_OPERATOR_CAST)
+        /* the input once (PADDING: the border elements read again are cached; CAST: another element size) */
         c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
     else
         c->bytes_read = c->bytes_written;

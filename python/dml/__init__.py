@@ -15,11 +15,11 @@ dml.version() says which runtime was loaded (its release and ABI version).
 See docs/python.md in the project.
 """
 from ._lib import DmlError, Version, version
-from ._ops import (AxisError, Tensor, arange, concat, concatenate, depth_to_space, full, identity,  # noqa: A004
-                   pad, reverse_subsequences, slice, slice1, space_to_depth, split, tile)
+from ._ops import (AxisError, Tensor, arange, cast, concat, concatenate, depth_to_space, full,  # noqa: A004
+                   identity, pad, reverse_subsequences, slice, slice1, space_to_depth, split, tile)
 from .graph import CompiledGraph, Graph
 
-__all__ = ["AxisError", "CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "arange", "concat", "concatenate",
-           "depth_to_space", "full", "identity", "pad", "reverse_subsequences", "slice", "slice1", "space_to_depth",
-           "split", "tile", "version"]
+__all__ = ["AxisError", "CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "arange", "cast", "concat",
+           "concatenate", "depth_to_space", "full", "identity", "pad", "reverse_subsequences", "slice", "slice1",
+           "space_to_depth", "split", "tile", "version"]
 __version__ = "1.0.0"

@@ -917,3 +917,76 @@ def arange(start, stop=None, step=1, dtype=None, *, backend=None):
         raise ValueError("dml.arange: %d elements, more than 2^32 - 1" % count)
     first, delta = _scalar(start, dtype[0]), _scalar(step, dtype[0])
     return _fill("dml.arange", [count], dtype, backend, lambda out: _FillSequenceDesc(out, dtype[1], first, delta))
+# ---- CAST ----------------------------------------------------------------------
+
+
+class _CastDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC))]
+
+
+OPERATOR_CAST = 61
+# (DLPack type code, bits) -> DML data type name; bool travels as its 0/1 byte.
+_CAST_TYPES = {(_dlpack.KDL_FLOAT, 16): "FLOAT16", (_dlpack.KDL_FLOAT, 32): "FLOAT32",
+               (_dlpack.KDL_FLOAT, 64): "FLOAT64", (_dlpack.KDL_INT, 8): "INT8", (_dlpack.KDL_INT, 16): "INT16",
+               (_dlpack.KDL_INT, 32): "INT32", (_dlpack.KDL_INT, 64): "INT64", (_dlpack.KDL_UINT, 8): "UINT8",
+               (_dlpack.KDL_UINT, 16): "UINT16", (_dlpack.KDL_UINT, 32): "UINT32", (_dlpack.KDL_UINT, 64): "UINT64"}
+_KIND_CODES = {"f": _dlpack.KDL_FLOAT, "i": _dlpack.KDL_INT, "u": _dlpack.KDL_UINT, "b": _dlpack.KDL_BOOL}
+# Names understood without numpy (numpy's canonical names and short codes).
+_DTYPE_NAMES = dict([("float16", "f2"), ("half", "f2"), ("float32", "f4"), ("single", "f4"), ("float64", "f8"),
+                     ("double", "f8"), ("float", "f8"), ("int8", "i1"), ("int16", "i2"), ("int32", "i4"),
+                     ("int64", "i8"), ("uint8", "u1"), ("uint16", "u2"), ("uint32", "u4"), ("uint64", "u8"),
+                     ("bool", "b1")] + [(c, c) for c in ("f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4",
+                                                          "u8", "b1")])
+
+
+def _cast_target(dtype):
+    """(DLPack code, bits) of a target dtype given as numpy.astype takes it (a
+    numpy dtype or scalar type, a string such as "float16" or "<f2"), or a
+    torch dtype."""
+    kind_size = None
+    if hasattr(dtype, "kind") and hasattr(dtype, "itemsize"):  # a numpy dtype
+        kind_size = dtype.kind + str(dtype.itemsize)
+    elif "numpy" in sys.modules and not type(dtype).__module__.startswith("torch"):
+        try:
+            d = sys.modules["numpy"].dtype(dtype)
+            kind_size = d.kind + str(d.itemsize)
+        except TypeError:
+            pass
+    if kind_size is None:
+        name = str(dtype).replace("torch.", "").lstrip("<=|")
+        kind_size = _DTYPE_NAMES.get(name)
+    if kind_size is None or kind_size[0] not in _KIND_CODES:
+        raise TypeError("dml.cast: dtype %r is not a numeric type DirectML casts to" % (dtype,))
+    code, bits = _KIND_CODES[kind_size[0]], 8 * int(kind_size[1:])
+    if code == _dlpack.KDL_BOOL:
+        raise TypeError("dml.cast: DirectML has no boolean type; compare instead (x != 0)")
+    if (code, bits) not in _CAST_TYPES:
+        raise TypeError("dml.cast: dtype %r is not one of DirectML's eleven types" % (dtype,))
+    return code, bits
+
+
+def cast(x, dtype, *, backend=None):
+    """DML_OPERATOR_CAST with numpy's astype convention: x converted to dtype
+    (a numpy dtype, scalar type or name, or a torch dtype), a new packed
+    tensor. The rules are the runtime's (docs/operators.md), numpy's where
+    numpy defines them: floats to integers truncate toward zero and saturate
+    (NaN gives 0, where numpy's result is undefined); integers wrap into
+    narrower integers; conversions into floats round once to nearest even.
+    A bool x is read as 0/1 bytes (UINT8)."""
+    code, bits = _cast_target(dtype)
+    device, stream, view = _placement(x, backend)
+    source = (_dlpack.KDL_UINT, 8) if view.dtype[:2] == (_dlpack.KDL_BOOL, 8) else view.dtype[:2]
+    if source not in _CAST_TYPES:
+        raise TypeError("dml.cast: x's DLPack type (code %d, %d bits) is not one of DirectML's eleven types"
+                        % view.dtype[:2])
+    in_type = _lib.DATA_TYPES[_CAST_TYPES[source]][0]
+    out_type = _lib.DATA_TYPES[_CAST_TYPES[(code, bits)]][0]
+    shape = tuple(view.shape)
+    if view.ndim == 0:  # DirectML tensors have a dimension: the scalar as [1]
+        view.shape, view.strides, view.ndim = (1,), (0,), 1
+    data = _readable(device, stream, view, in_type)  # CAST cannot walk backwards: negative strides get a packed copy
+    out = _Output(device, view.shape, out_type)
+    desc = _CastDesc(ctypes.pointer(data.tensor), ctypes.pointer(out.tensor))
+    _dispatch(device, stream, OPERATOR_CAST, desc, [data], [out])
+    out.shape = shape
+    return _result(x, device, out, (code, bits, 1))

@@ -5,6 +5,7 @@ padded strides, misaligned bases), lengths given every accepted way, on the
 "cpu" backend and the emulated CUDA backend "cudaemu"; PyTorch and CuPy
 round trips where they are installed. DML_TEST_SEED picks the seed."""
 import ctypes
+import math
 import os
 import random
 import unittest
@@ -686,6 +687,122 @@ class JoinSplit(unittest.TestCase):
             dml.concat([np.zeros((2, 0), np.float32)] * 2, axis=1)
         with self.assertRaisesRegex(TypeError, "axis must be an integer"):
             dml.split(x, 2, axis=1.0)
+
+
+CAST_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+               np.uint32, np.uint64]
+
+
+def ref_cast_element(v, dtype):
+    """One element by the runtime's documented rules (docs/operators.md),
+    written from them: floats into integers truncate toward zero, saturate,
+    NaN -> 0; integers into integers keep the low bits; into floats, numpy's
+    conversion (one rounding to nearest even, overflow to infinity)."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        if isinstance(v, (float, np.floating)):
+            if math.isnan(v):
+                return 0
+            if math.isinf(v):
+                return info.max if v > 0 else info.min
+            return min(max(int(v), info.min), info.max)  # int() truncates toward zero
+        bits = 8 * np.dtype(dtype).itemsize
+        w = int(v) & ((1 << bits) - 1)
+        return w - (1 << bits) if info.min < 0 and w >> (bits - 1) else w
+    return np.array(v).astype(dtype)[()]
+
+
+def ref_cast(x, dtype):
+    x = x.astype(np.uint8) if x.dtype == np.bool_ else x
+    items = x.reshape(-1).tolist() if np.issubdtype(x.dtype, np.integer) else list(x.reshape(-1))
+    return np.array([ref_cast_element(v, dtype) for v in items], dtype=dtype).reshape(x.shape)
+
+
+def numpy_defined(x, dtype):
+    """Where numpy's astype is defined (C's conversion): every element unless a
+    float goes into an integer, then the finite values whose truncation fits."""
+    if not (np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer)):
+        return np.ones(x.shape, bool)
+    info = np.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(x.astype(np.float64))
+        return np.isfinite(t) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
+
+
+class Cast(unittest.TestCase):
+    def test_cast_random(self):
+        """Every pair of the eleven types (and bool in), random views (negative,
+        broadcast, padded strides, misaligned bases), values scaled to reach
+        saturation with NaN and infinities mixed in: against the rules, and
+        against numpy's astype wherever numpy defines the result."""
+        rng = np.random.default_rng(SEED + 61)
+        pairs = [(a, b) for a in CAST_DTYPES + [np.bool_] for b in CAST_DTYPES]
+        for i, (src, dst) in enumerate(pairs * 2):
+            shape = random_shape(rng, max_rank=4, max_elements=60)
+            x = random_view(rng, shape, src)
+            if np.issubdtype(src, np.floating):
+                base = np.array(x, np.float64) * float(rng.choice([1, 300, 1e5, 1e10, 1e20]))
+                flat = base.reshape(-1)
+                for v in (np.nan, np.inf, -np.inf, -0.0, 65519.0, 65520.0, -2.5)[:flat.size // 3]:
+                    flat[int(rng.integers(0, flat.size))] = v
+                with np.errstate(over="ignore", invalid="ignore"):
+                    x = flat.reshape(base.shape).astype(src)
+                x = x[tuple(slice(None, None, -1) if k % 2 else slice(None) for k in range(x.ndim))]
+            want = ref_cast(x, dst)
+            defined = numpy_defined(x, dst)
+            with np.errstate(over="ignore", invalid="ignore"):
+                from_numpy = x.astype(dst)
+            np.testing.assert_array_equal(from_numpy[defined], want[defined], "rules vs numpy %s -> %s" % (src, dst))
+            for backend in BACKENDS:
+                got = dml.cast(x, dst, backend=backend)
+                assert_same(self, got, want, "case %d %s -> %s %s %s on %s"
+                            % (i, x.dtype, np.dtype(dst), x.shape, x.strides, backend))
+
+    def test_cast_documented_rules(self):
+        """Where numpy's result is undefined or differs: NaN -> 0, saturation,
+        float16's one rounding of wide integers, quiet NaNs across floats."""
+        f = np.array([np.nan, -np.nan, np.inf, -np.inf, 1e10, -1e10, 2.9, -2.9, 255.5, -0.5, 127.99], np.float32)
+        cases = [
+            (f, np.int8, [0, 0, 127, -128, 127, -128, 2, -2, 127, 0, 127]),
+            (f, np.uint8, [0, 0, 255, 0, 255, 0, 2, 0, 255, 0, 127]),
+            (f, np.int32, [0, 0, 2**31 - 1, -2**31, 2**31 - 1, -2**31, 2, -2, 255, 0, 127]),
+            (f, np.uint64, [0, 0, 2**64 - 1, 0, 10**10, 0, 2, 0, 255, 0, 127]),
+            (f.astype(np.float64), np.int64, [0, 0, 2**63 - 1, -2**63, 10**10, -10**10, 2, -2, 255, 0, 127]),
+            # ties to even at 2048 apart: 2049 -> 2048, 2051 -> 2052; 65519 -> 65504; from 65520: infinity
+            (np.array([2049, 2051, 65519, 65520, -65520, 2**62, -2**63], np.int64), np.float16,
+             [2048, 2052, 65504, np.inf, -np.inf, np.inf, -np.inf]),
+            (np.array([2**64 - 1, 65504], np.uint64), np.float16, [np.inf, 65504]),
+            # int64 -> float32 rounds once: 2^24 + 1 -> 2^24, 2^53 + 2^29 + 1 -> up
+            (np.array([2**24 + 1, 2**53 + 2**29 + 1], np.int64), np.float32, [2.0**24, 2.0**53 + 2.0**30]),
+            (np.array([300, -1, 128], np.int32), np.uint8, [44, 255, 128]),
+            (np.array([300, -1, 128], np.int32), np.int8, [44, -1, -128]),
+        ]
+        for backend in BACKENDS:
+            for x, dtype, want in cases:
+                got = dml.cast(x, dtype, backend=backend)
+                np.testing.assert_array_equal(got, np.array(want, dtype=dtype),
+                                              "%s -> %s on %s" % (x.dtype, np.dtype(dtype), backend))
+            # A signalling float32 NaN (payload 1) becomes a quiet float16 NaN
+            # keeping the top payload bits and the sign (numpy's keeps it signalling).
+            snan = np.array([0x7F800001, 0xFFA00000], np.uint32).view(np.float32)
+            self.assertEqual(dml.cast(snan, np.float16, backend=backend).view(np.uint16).tolist(), [0x7E00, 0xFF00])
+
+    def test_cast_dtype_forms(self):
+        x = np.array([[1.5, -2.5], [300.0, np.nan]], np.float32)
+        want = np.array([[1, -2], [127, 0]], np.int8)
+        for form in (np.int8, np.dtype(np.int8), "int8", "i1", "<i1", np.dtype("int8").str):
+            assert_same(self, dml.cast(x, form, backend="cpu"), want, repr(form))
+        assert_same(self, dml.cast(x, float, backend="cpu"), x.astype(float), "float")
+        assert_same(self, dml.cast(x[::-1, ::-1], "float16", backend="cpu"), x[::-1, ::-1].astype(np.float16), "flip")
+        scalar = dml.cast(np.array(2.75), np.uint16, backend="cpu")  # 0-dimensional
+        self.assertEqual((scalar.shape, scalar.dtype, int(scalar)), ((), np.uint16, 2))
+        assert_same(self, dml.cast(np.array([True, False]), np.float32, backend="cpu"), np.array([1, 0], np.float32),
+                    "bool in")
+        for bad in (np.bool_, np.complex64, "U4", object, "bfloat16"):
+            with self.assertRaises(TypeError, msg=repr(bad)):
+                dml.cast(x, bad)
+        with self.assertRaises(TypeError):
+            dml.cast(x.astype(np.complex64), np.float32)
 
 
 class Versions(unittest.TestCase):

@@ -264,6 +264,39 @@ DML_HD float dml_cast_half_to_float(uint16_t h)
     return dml_cast_bits_to_float(sign | bits);
 }
 
+/* All ones when c (0 or 1), else 0: selects by masks, which compilers keep
+ * branch-free where they turn ?: into branches. */
+DML_HD uint32_t dml_cast_mask(int c)
+{
+    return 0u - (uint32_t)c;
+}
+
+/* A float32 rounded once to float16: dml_float_to_half's results bit for
+ * bit (tests/core/test_cast_half.c), without its branches, so that a loop of
+ * them vectorises: every case is computed and one is selected by masks.
+ * Signed compares on the magnitude (below 2^31) keep to what SSE2 has. */
+DML_HD uint16_t dml_cast_float_to_half(float f)
+{
+    uint32_t bits = dml_cast_float_bits(f);
+    int32_t magnitude = (int32_t)(bits & 0x7FFFFFFFu);
+    uint32_t m = (uint32_t)magnitude, sign = (bits >> 16) & 0x8000u;
+    uint32_t is_nan = dml_cast_mask(magnitude > 0x7F800000), is_big = dml_cast_mask(magnitude >= 0x477FF000);
+    uint32_t is_small = dml_cast_mask(magnitude < 0x38800000);
+    /* Normal halves: the 13 dropped bits rounded to nearest even on the bits
+     * (the carry may reach the exponent: still right). */
+    uint32_t normal = (m + 0xFFFu + ((m >> 13) & 1u) - ((uint32_t)(127 - 15) << 23)) >> 13;
+    /* Subnormal halves and zero: adding 0.5 puts units of 2^-24 at the bottom
+     * of the sum's mantissa, rounded to nearest even by the addition; only
+     * magnitudes below 2^-14 enter it (no NaN, no overflow). */
+    float small = dml_cast_bits_to_float(m & is_small);
+    uint32_t subnormal = dml_cast_float_bits(small + 0.5f) - 0x3F000000u;
+    uint32_t finite = (subnormal & is_small) | (normal & ~is_small);
+    /* From 65520 (rounds up to 2^16) and infinity: 0x7C00; a NaN stays quiet
+     * with the top of its payload. */
+    uint32_t special = 0x7C00u | (is_nan & (0x200u | ((m >> 13) & 0x3FFu)));
+    return (uint16_t)(sign | (special & is_big) | (finite & ~is_big));
+}
+
 /* A float truncated toward zero into [lo, above) of an integer type no wider
  * than int32 (lo and above exact in the float type), NaN -> 0. */
 #define DML_CAST_TRUNCATE_SATURATE(f, lo, above, lo_int, hi_int) \
@@ -317,7 +350,7 @@ DML_HD int dml_cast_direct(uint32_t out_type, void* out, uint32_t in_type, const
     const uint32_t F32 = DML_TENSOR_DATA_TYPE_FLOAT32, F16 = DML_TENSOR_DATA_TYPE_FLOAT16,
                    F64 = DML_TENSOR_DATA_TYPE_FLOAT64;
     if (in_type == F32 && out_type == F16) { /* one rounding, as through double */
-        *(uint16_t*)out = dml_float_to_half(*(const float*)in);
+        *(uint16_t*)out = dml_cast_float_to_half(*(const float*)in);
         return 1;
     }
     if (in_type == F16 && out_type == F32) {
@@ -345,7 +378,7 @@ DML_HD int dml_cast_direct(uint32_t out_type, void* out, uint32_t in_type, const
             return 1;
         }
         if (out_type == F16 && in_type != DML_TENSOR_DATA_TYPE_UINT32 && in_type != DML_TENSOR_DATA_TYPE_INT32) {
-            *(uint16_t*)out = dml_float_to_half((float)(int32_t)v); /* exact in float32: one rounding */
+            *(uint16_t*)out = dml_cast_float_to_half((float)(int32_t)v); /* exact in float32: one rounding */
             return 1;
         }
     }

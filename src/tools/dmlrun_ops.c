@@ -544,6 +544,38 @@ static const dmlrun_op fill_sequence = {
     .examples = fill_sequence_examples,
 };
 
+/* ---- CAST ------------------------------------------------------------------ */
+
+static void cast_build(const dmlrun_args* a, dmlrun_call* call)
+{
+    DML_TENSOR_DATA_TYPE to = dmlrun_value_of(a, "--to")->type;
+    host_tensor* output = dmlrun_set_output(call, to, a->rank, a->sizes);
+    DML_CAST_OPERATOR_DESC* d = dmlrun_desc(call, DML_OPERATOR_CAST, sizeof *d);
+    *d = (DML_CAST_OPERATOR_DESC){ &call->tensors[0].desc, &output->desc };
+}
+
+static const dmlrun_example cast_examples[] = {
+    { "CAST: float32 {1,5} to int8 (truncated toward zero, saturated; NaN -> 0)",
+        "--sizes 1,5 --to int8 --input 2.9,-2.9,300,-1e9,nan", "2,-2,127,-128,0" },
+    { "CAST: int32 {1,4} to uint8 (the low bits)", "--type int32 --sizes 1,4 --to uint8 --input 300,-1,255,256",
+        "44,255,255,0" },
+    { "CAST: int64 {1,3} to float16 (one rounding, ties to even)",
+        "--type int64 --sizes 1,3 --to float16 --input 2049,2051,-3", "2048,2052,-3" },
+    { NULL, NULL, NULL },
+};
+
+static const dmlrun_op cast = {
+    .name = "cast",
+    .title = "CAST",
+    .usage = "--sizes S --to TYPE",
+    .notes = "the input (--type) converted to TYPE by docs/operators.md's rules; the same sizes",
+    .options = {
+        { "--to", DMLRUN_TYPE, true },
+    },
+    .build = cast_build,
+    .examples = cast_examples,
+};
+
 /* ---- The table ------------------------------------------------------------- */
 
 /* In --help and --examples order. */
@@ -559,6 +591,7 @@ const dmlrun_op* const dmlrun_ops[] = {
     &padding,
     &fill_constant,
     &fill_sequence,
+    &cast,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];

@@ -69,10 +69,10 @@ static uint64_t value_bits(rng* r, uint32_t type)
     case 1:
         if (is_float)
             return float_edge(r, type);
-        return (uint64_t)((int64_t)1 << rbelow(r, 64)) + (uint64_t)(int64_t)(rbelow(r, 5) - 2); /* around 2^k */
+        return ((uint64_t)1 << rbelow(r, 64)) + (uint64_t)(int64_t)(rbelow(r, 5) - 2); /* around 2^k (unsigned: no UB at 63) */
     case 2: {
         if (!is_float)
-            return (uint64_t)-(int64_t)((uint64_t)1 << rbelow(r, 64)) + (uint64_t)(rbelow(r, 3) - 1);
+            return 0 - ((uint64_t)1 << rbelow(r, 64)) + (uint64_t)(rbelow(r, 3) - 1); /* around -2^k, unsigned */
         return float_edge(r, type) | (rbelow(r, 2) ? 0 : (type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 0x8000 : 0));
     }
     default: return rnext(r) >> rbelow(r, 64);

@@ -404,3 +404,18 @@ DML_RESULT conf_expand(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_expa
     uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
 }
+
+DML_RESULT conf_cast(conf_device* d, const otd_cast* m, const void* input, void* output)
+{
+    DML_BUFFER_TENSOR_DESC bi, bo;
+    DML_TENSOR_DESC ti, to;
+    tensor_desc(&bi, &ti, m->input_type, m->rank, m->sizes, NULL);
+    tensor_desc(&bo, &to, m->output_type, m->rank, m->sizes, NULL);
+    DML_CAST_OPERATOR_DESC cd = { &ti, &to };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_CAST, &cd };
+    uint64_t in_bytes = count_of(m->rank, m->sizes) * conf_elem_size(m->input_type);
+    uint64_t out_bytes = count_of(m->rank, m->sizes) * conf_elem_size(m->output_type);
+    const void* ins[1] = { input };
+    uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
+    return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}

@@ -68,6 +68,9 @@ DML_RESULT conf_pad(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_pad* m,
 DML_RESULT conf_depth_space(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_depth_space* m,
                             const void* input, void* output);
 
+/* DML_CAST for a mapped Cast / CastLike (OTD_OK only). */
+DML_RESULT conf_cast(conf_device* d, const otd_cast* m, const void* input, void* output);
+
 /* DML_JOIN for a mapped Concat (OTD_OK only): inputs[k] is ONNX input k,
  * packed (those with 0 on the axis are not read); the output packed. */
 DML_RESULT conf_join(conf_device* d, DML_TENSOR_DATA_TYPE type, const otd_join_split* m,

@@ -4,6 +4,9 @@
 
 #include "tensorproto.h"
 
+#include "core/half.h"
+
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -596,4 +599,65 @@ int otd_map_expand(uint32_t rank, const int64_t* dims, uint64_t shape_count, con
     if (empty)
         return fail(OTD_EMPTY, err, errlen, "Expand: the output has a zero dimension");
     return OTD_OK;
+}
+int otd_map_cast(uint32_t rank, const int64_t* dims, int32_t input_type, int32_t to, otd_cast* out, char* err,
+                 size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (otd_map_dtype(input_type, &out->input_type) != OTD_OK)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Cast: input type %d is not a DirectML type", (int)input_type);
+    if (to == TP_BOOL)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Cast: to BOOL is (x != 0), not DML_CAST (DirectML has no bool)");
+    if (otd_map_dtype(to, &out->output_type) != OTD_OK)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "Cast: to = %d is not a DirectML type", (int)to);
+    static const int64_t scalar_dims[1] = { 1 };
+    out->rank = rank ? rank : 1; /* a scalar as {1} */
+    int r = check_dims(out->rank, rank ? dims : scalar_dims, out->sizes, err, errlen);
+    if (r != OTD_OK)
+        return r;
+    for (uint32_t i = 0; i < out->rank; ++i)
+        if (!out->sizes[i])
+            return fail(OTD_EMPTY, err, errlen, "Cast: the input has a zero dimension");
+    return OTD_OK;
+}
+
+/* The input element as a double when the input is a float type. */
+static int float_element(DML_TENSOR_DATA_TYPE type, const void* element, double* value)
+{
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+        memcpy(value, element, sizeof *value);
+    } else if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+        float f;
+        memcpy(&f, element, sizeof f);
+        *value = f;
+    } else if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, element, sizeof h);
+        *value = dml_half_to_float(h);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int otd_cast_onnx_undefined(const otd_cast* m, const void* element)
+{
+    double v, lo, above; /* the integer range as [lo, above) after truncation */
+    if (!float_element(m->input_type, element, &v))
+        return 0;
+    switch (m->output_type) {
+    case DML_TENSOR_DATA_TYPE_INT8: lo = -128.0; above = 128.0; break;
+    case DML_TENSOR_DATA_TYPE_INT16: lo = -32768.0; above = 32768.0; break;
+    case DML_TENSOR_DATA_TYPE_INT32: lo = -2147483648.0; above = 2147483648.0; break;
+    case DML_TENSOR_DATA_TYPE_INT64: lo = -9223372036854775808.0; above = 9223372036854775808.0; break;
+    case DML_TENSOR_DATA_TYPE_UINT8: lo = 0.0; above = 256.0; break;
+    case DML_TENSOR_DATA_TYPE_UINT16: lo = 0.0; above = 65536.0; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: lo = 0.0; above = 4294967296.0; break;
+    case DML_TENSOR_DATA_TYPE_UINT64: lo = 0.0; above = 18446744073709551616.0; break;
+    default: return 0; /* into a float: ONNX's rounding is the runtime's */
+    }
+    if (isnan(v) || isinf(v))
+        return 1;
+    double t = trunc(v);
+    return t < lo || t >= above;
 }

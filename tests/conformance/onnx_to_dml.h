@@ -88,6 +88,20 @@
  *        broadcast, aligned right).
  *   A zero dimension gives OTD_EMPTY, one above UINT32 OTD_UNREPRESENTABLE.
  *
+ *   Cast(input; to)  /  CastLike(input, target_type)  (CastLike: `to` is
+ *   target_type's data type, its values unused)
+ *     -> DML_CAST, the input's sizes for both tensors (a rank-0 scalar as
+ *        {1}). Types DirectML lacks (STRING, BFLOAT16, FLOAT8*, INT4, UINT4,
+ *        complex) give OTD_UNREPRESENTABLE, and so does `to` = BOOL: ONNX's
+ *        bool is (x != 0), not a numeric cast into UINT8. A BOOL input is its
+ *        0/1 bytes, read as UINT8 (the same numbers). The `saturate`
+ *        attribute (opset 19) concerns FLOAT8 targets only. ONNX leaves a
+ *        float into an integer undefined when the value is NaN, infinite or
+ *        truncates outside the target's range; DirectML's rules define it
+ *        (docs/operators.md: NaN -> 0, saturate): otd_cast_onnx_undefined
+ *        names those elements, which a comparison with ONNX data reports as
+ *        a known difference, never as a pass.
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -223,6 +237,23 @@ typedef struct otd_expand {
 
 int otd_map_expand(uint32_t rank, const int64_t* dims, uint64_t shape_count, const int64_t* shape,
                    otd_expand* out, char* err, size_t errlen);
+
+typedef struct otd_cast {
+    uint32_t rank;
+    uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* input and output; 0 somewhere when OTD_EMPTY */
+    DML_TENSOR_DATA_TYPE input_type;
+    DML_TENSOR_DATA_TYPE output_type;
+} otd_cast;
+
+/* input_type: the input's TensorProto type; to: Cast's attribute (CastLike:
+ * target_type's TensorProto type). */
+int otd_map_cast(uint32_t rank, const int64_t* dims, int32_t input_type, int32_t to, otd_cast* out, char* err,
+                 size_t errlen);
+
+/* 1 when ONNX leaves the cast of this input element (in m->input_type's
+ * bytes) undefined: a float into an integer that is NaN, infinite or
+ * truncates outside the integer's range; else 0. */
+int otd_cast_onnx_undefined(const otd_cast* m, const void* element);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

@@ -341,6 +341,28 @@ static int parse_node(const uint8_t* p, size_t len, tp_model* m)
     return 0;
 }
 
+/* ValueInfoProto.type.tensor_type.elem_type (fields 2, 1, 1), or TP_UNDEFINED. */
+static int32_t value_info_elem_type(const uint8_t* p, size_t len)
+{
+    pb v = { p, p + len };
+    pb_field g;
+    for (int depth = 0; depth < 3; ++depth) {
+        int found = 0;
+        while (v.p < v.end && !pb_next(&v, &g)) {
+            if (g.num == (depth == 0 ? 2 : 1) && (depth < 2 ? g.wire == 2 : g.wire == 0)) {
+                found = 1;
+                break;
+            }
+        }
+        if (!found)
+            return TP_UNDEFINED;
+        if (depth == 2)
+            return (int32_t)g.v;
+        v = (pb){ g.data, g.data + g.len };
+    }
+    return TP_UNDEFINED;
+}
+
 static int parse_graph(const uint8_t* p, size_t len, tp_model* m, char* err, size_t errlen)
 {
     pb s = { p, p + len };
@@ -363,7 +385,10 @@ static int parse_graph(const uint8_t* p, size_t len, tp_model* m, char* err, siz
                 if (g.num == 1 && g.wire == 2)
                     copy_str(m->graph_inputs[m->graph_input_count], sizeof m->graph_inputs[0],
                              g.data, g.len);
+            m->graph_input_types[m->graph_input_count] = value_info_elem_type(f.data, f.len);
             m->graph_input_count++;
+        } else if (f.num == 12 && f.wire == 2 && !m->graph_output_count++) { /* output */
+            m->graph_output_type = value_info_elem_type(f.data, f.len);
         }
     }
     if (nodes != 1)

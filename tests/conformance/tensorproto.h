@@ -2,7 +2,8 @@
  * tensorproto.h — a minimal reader for the ONNX protobuf messages the
  * conformance suites need: TensorProto (input_N.pb / output_N.pb) and, from a
  * ModelProto (model.onnx), the graph's first node (op_type, input names,
- * INT / INTS / STRING / TENSOR attributes), the graph's input names and its initializers.
+ * INT / INTS / STRING / TENSOR attributes), the graph's input names and declared element types,
+ * its first output's declared element type, and its initializers.
  *
  * Protobuf wire format only (varint, 64-bit, length-delimited, 32-bit); unknown
  * fields are skipped. No dependency besides libc.
@@ -17,7 +18,7 @@
 enum {
     TP_UNDEFINED = 0, TP_FLOAT = 1, TP_UINT8 = 2, TP_INT8 = 3, TP_UINT16 = 4, TP_INT16 = 5,
     TP_INT32 = 6, TP_INT64 = 7, TP_STRING = 8, TP_BOOL = 9, TP_FLOAT16 = 10, TP_DOUBLE = 11,
-    TP_UINT32 = 12, TP_UINT64 = 13
+    TP_UINT32 = 12, TP_UINT64 = 13, TP_BFLOAT16 = 16
 };
 
 #define TP_MAX_DIMS 16
@@ -67,6 +68,9 @@ typedef struct tp_model {
     tp_attr attrs[TP_MAX_ATTRS];
     uint32_t graph_input_count;
     char graph_inputs[TP_MAX_IO][128]; /* graph.input names, in order (input_N.pb order) */
+    int32_t graph_input_types[TP_MAX_IO]; /* their declared elem_type (TP_UNDEFINED when not a tensor) */
+    uint32_t graph_output_count;
+    int32_t graph_output_type;      /* the first graph output's declared elem_type */
     uint32_t initializer_count;
     tp_tensor initializers[TP_MAX_IO];
 } tp_model;

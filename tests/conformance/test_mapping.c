@@ -8,6 +8,7 @@
 #include "tensorproto.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,6 +346,55 @@ START_TEST(fill_and_expand_desc)
 }
 END_TEST
 
+/* Cast / CastLike: the eleven types and BOOL in; BOOL out, STRING and
+ * BFLOAT16 (16) unrepresentable; a scalar as {1}; empty inputs; and which
+ * elements ONNX leaves undefined (float -> integer: NaN, infinite, out of
+ * range after truncation). */
+START_TEST(cast_desc)
+{
+    char err[256];
+    otd_cast m;
+    const int64_t dims[3] = { 2, 3, 4 };
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_FLOAT, TP_FLOAT16, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.rank, 3);
+    ck_assert_uint_eq(m.sizes[2], 4);
+    ck_assert_int_eq(m.input_type, DML_TENSOR_DATA_TYPE_FLOAT32);
+    ck_assert_int_eq(m.output_type, DML_TENSOR_DATA_TYPE_FLOAT16);
+    ck_assert_int_eq(otd_map_cast(0, NULL, TP_BOOL, TP_INT64, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.rank, 1);
+    ck_assert_uint_eq(m.sizes[0], 1);
+    ck_assert_int_eq(m.input_type, DML_TENSOR_DATA_TYPE_UINT8);
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_FLOAT, TP_BOOL, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    ck_assert_ptr_nonnull(strstr(err, "BOOL"));
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_STRING, TP_FLOAT, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_FLOAT, TP_BFLOAT16, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    const int64_t empty[2] = { 3, 0 };
+    ck_assert_int_eq(otd_map_cast(2, empty, TP_INT8, TP_FLOAT, &m, err, sizeof err), OTD_EMPTY);
+
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_FLOAT, TP_INT8, &m, err, sizeof err), OTD_OK);
+    const float defined[] = { 127.9f, -128.9f, -0.0f, 0.5f };
+    const float undefined[] = { 128.0f, -129.0f, NAN, INFINITY, -INFINITY, 1e30f };
+    for (size_t i = 0; i < sizeof defined / sizeof *defined; ++i)
+        ck_assert_msg(!otd_cast_onnx_undefined(&m, &defined[i]), "%g", (double)defined[i]);
+    for (size_t i = 0; i < sizeof undefined / sizeof *undefined; ++i)
+        ck_assert_msg(otd_cast_onnx_undefined(&m, &undefined[i]), "%g", (double)undefined[i]);
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_DOUBLE, TP_UINT64, &m, err, sizeof err), OTD_OK);
+    const double d[] = { -0.99, 18446744073709549568.0, -1.0, 18446744073709551616.0 };
+    ck_assert(!otd_cast_onnx_undefined(&m, &d[0]) && !otd_cast_onnx_undefined(&m, &d[1]));
+    ck_assert(otd_cast_onnx_undefined(&m, &d[2]) && otd_cast_onnx_undefined(&m, &d[3]));
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_FLOAT16, TP_UINT8, &m, err, sizeof err), OTD_OK);
+    const uint16_t h[] = { 0x5BF8 /* 255 */, 0x5C00 /* 256 */, 0x7E00 /* NaN */, 0xBBFF /* -0.9995 */ };
+    ck_assert(!otd_cast_onnx_undefined(&m, &h[0]) && otd_cast_onnx_undefined(&m, &h[1]));
+    ck_assert(otd_cast_onnx_undefined(&m, &h[2]) && !otd_cast_onnx_undefined(&m, &h[3]));
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_INT64, TP_UINT8, &m, err, sizeof err), OTD_OK);
+    const int64_t wide = 1000; /* integers wrap, as ONNX says */
+    ck_assert(!otd_cast_onnx_undefined(&m, &wide));
+    ck_assert_int_eq(otd_map_cast(3, dims, TP_DOUBLE, TP_FLOAT16, &m, err, sizeof err), OTD_OK);
+    const double big = 1e300;
+    ck_assert(!otd_cast_onnx_undefined(&m, &big));
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -427,6 +477,7 @@ int main(void)
     tcase_add_test(tc, concat_desc);
     tcase_add_test(tc, split_desc);
     tcase_add_test(tc, fill_and_expand_desc);
+    tcase_add_test(tc, cast_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -301,7 +301,7 @@ static void add_saturation_bounds(inputs* in, format f)
         add_float_around(in, f, 0, 1, width);      /* 2^w: above every unsigned */
         add_float_around(in, f, 0, 1, width - 1);  /* 2^(w-1) */
         add_float_around(in, f, 1, 1, width - 1);  /* -2^(w-1): the signed minimum */
-        add_float_around(in, f, 0, (1ull << width) - 1, 0);
+        add_float_around(in, f, 0, width == 64 ? UINT64_MAX : (1ull << width) - 1, 0); /* no shift by 64 */
         add_float_around(in, f, 0, (1ull << (width - 1)) - 1, 0);
         add_float_around(in, f, 1, (1ull << (width - 1)) + 1, 0);
     }
