@@ -917,6 +917,8 @@ def arange(start, stop=None, step=1, dtype=None, *, backend=None):
         raise ValueError("dml.arange: %d elements, more than 2^32 - 1" % count)
     first, delta = _scalar(start, dtype[0]), _scalar(step, dtype[0])
     return _fill("dml.arange", [count], dtype, backend, lambda out: _FillSequenceDesc(out, dtype[1], first, delta))
+
+
 # ---- CAST ----------------------------------------------------------------------
 
 
