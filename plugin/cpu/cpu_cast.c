@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/cast.h"
+#include "cpu_execute.h"
 #include "cpu_simd.h"
 
 /* dst[k * ds] = convert(src[k * ss]) for k < n, strides in elements. */
@@ -119,39 +120,11 @@ void dml_cpu_cast_range(const dml_plan* p, const dml_plan_args* args, uint64_t b
     }
 }
 
-typedef struct cast_split {
-    const dml_plan* plan;
-    const dml_plan_args* args;
-    uint64_t chunk;
-} cast_split;
-
-static void run_chunk(void* context, unsigned task)
-{
-    const cast_split* s = context;
-    uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
-    dml_cpu_cast_range(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
-}
-
 unsigned dml_cpu_cast(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
-    const uint64_t count = plan->element_count;
-    unsigned limit = pool ? cpu_pool_threads(pool) : 1;
-    if (max_threads < limit)
-        limit = max_threads ? max_threads : 1;
-    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     /* The bytes moved: both tensors' (a conversion costs about a copy's time
      * per byte on the common pairs). */
-    const uint64_t bytes = count * (plan->element_size + plan->in_element_size);
-    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, limit);
-    if (threads < 2 || count < threads) {
-        dml_cpu_cast_range(plan, args, 0, count);
-        return 1;
-    }
-    cast_split s = { plan, args, (count + threads - 1) / threads };
-    /* Cut at whole rows where that costs little balance, else at 64 elements. */
-    const uint64_t row = plan->sizes[plan->rank - 1], grain = row <= s.chunk / 8 ? row : 64;
-    s.chunk = (s.chunk + grain - 1) / grain * grain;
-    cpu_pool_run(pool, run_chunk, &s, (unsigned)((count + s.chunk - 1) / s.chunk));
-    return threads;
+    const uint64_t bytes = plan->element_count * (plan->element_size + plan->in_element_size);
+    return dml_cpu_run_split(pool, model, max_threads, plan, args, bytes, dml_cpu_cast_range);
 }

@@ -761,6 +761,39 @@ unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     return threads;
 }
 
+typedef struct range_split {
+    const dml_plan* plan;
+    const dml_plan_args* args;
+    dml_cpu_range_fn fn;
+    uint64_t chunk;
+} range_split;
+
+static void run_range_chunk(void* context, unsigned task)
+{
+    const range_split* s = context;
+    const uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
+    s->fn(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
+}
+
+unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn)
+{
+    const uint64_t count = plan->element_count;
+    const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
+    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
+    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available ? available : 1);
+    if (threads < 2 || count < threads) {
+        fn(plan, args, 0, count);
+        return 1;
+    }
+    range_split s = { plan, args, fn, (count + threads - 1) / threads };
+    const uint64_t row = plan->sizes[plan->rank - 1], line = 64 / plan->element_size;
+    const uint64_t grain = row <= s.chunk / 8 ? row : line;
+    s.chunk = (s.chunk + grain - 1) / grain * grain;
+    cpu_pool_run(pool, run_range_chunk, &s, (unsigned)((count + s.chunk - 1) / s.chunk));
+    return threads;
+}
+
 /* The plans of a group cover the same outer positions of one tensor (JOIN's
  * parts write sub-ranges of the output's rows, SPLIT's read sub-ranges of
  * the input's), so a group runs in slices: slice t is the same fraction

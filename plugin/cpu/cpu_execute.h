@@ -40,6 +40,17 @@ unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_t
 unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args);
 
+/* Executes flat output indices [begin, end) of one plan: each kind's executor. */
+typedef void (*dml_cpu_range_fn)(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end);
+
+/* Runs fn over the whole plan on the threads the cost model gives `bytes`
+ * (the bytes the plan moves), at most max_threads and the pool's (pool may
+ * be NULL: one): chunks cut at whole rows where that costs little balance,
+ * else at whole 64-byte lines, so no two threads write one line. Returns the
+ * threads used. Never allocates. */
+unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn);
+
 /* Executes count independent GATHER plans (args[i] for plans[i]) as one
  * job on the threads the cost model gives their total bytes: in slices,
  * each the same fraction of every plan (rows the plans share stay in cache

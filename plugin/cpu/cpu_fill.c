@@ -214,36 +214,9 @@ void dml_cpu_fill_range(const dml_plan* p, const dml_plan_args* args, uint64_t b
     }
 }
 
-typedef struct fill_split {
-    const dml_plan* plan;
-    const dml_plan_args* args;
-    uint64_t chunk;
-} fill_split;
-
-static void run_chunk(void* context, unsigned task)
-{
-    const fill_split* s = context;
-    uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
-    dml_cpu_fill_range(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
-}
-
 unsigned dml_cpu_fill(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
-    const uint64_t count = plan->element_count;
-    unsigned limit = pool ? cpu_pool_threads(pool) : 1;
-    if (max_threads < limit)
-        limit = max_threads ? max_threads : 1;
-    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
-    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, count * plan->element_size, limit);
-    if (threads < 2 || count < threads) {
-        dml_cpu_fill_range(plan, args, 0, count);
-        return 1;
-    }
-    /* Chunks of whole 64-byte lines where they can be, so that no two threads write one line. */
-    uint64_t chunk = (count + threads - 1) / threads, line = 64 / plan->element_size;
-    chunk = (chunk + line - 1) / line * line;
-    fill_split s = { plan, args, chunk };
-    cpu_pool_run(pool, run_chunk, &s, (unsigned)((count + chunk - 1) / chunk));
-    return threads;
+    return dml_cpu_run_split(pool, model, max_threads, plan, args, plan->element_count * plan->element_size,
+        dml_cpu_fill_range);
 }

@@ -3,11 +3,6 @@
 #include "core/scale_bias.h"
 #include "cpu_execute.h"
 
-typedef struct sb_split {
-    const dml_plan* plan;
-    const dml_plan_args* args;
-    uint64_t chunk;
-} sb_split;
 
 /* Flat output indices [begin, end): the offsets of the first by division,
  * the rest by stepping an odometer. */
@@ -37,27 +32,9 @@ static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t beg
     }
 }
 
-static void run_chunk(void* context, unsigned task)
-{
-    const sb_split* s = context;
-    uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
-    run_range(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
-}
-
 unsigned dml_cpu_scale_bias(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
-    const uint64_t count = plan->element_count;
-    unsigned limit = pool ? cpu_pool_threads(pool) : 1;
-    if (max_threads < limit)
-        limit = max_threads ? max_threads : 1;
-    const dml_cpu_cost_model fallback = dml_cpu_cost_default();
-    const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, count * plan->element_size, limit);
-    if (threads < 2 || count < threads) {
-        run_range(plan, args, 0, count);
-        return 1;
-    }
-    sb_split s = { plan, args, (count + threads - 1) / threads };
-    cpu_pool_run(pool, run_chunk, &s, (unsigned)((count + s.chunk - 1) / s.chunk));
-    return threads;
+    return dml_cpu_run_split(pool, model, max_threads, plan, args, plan->element_count * plan->element_size,
+        run_range);
 }
