@@ -83,6 +83,11 @@ def cases(n, dtype):
             np.copyto(o0, a)
             np.copyto(o1, b)
         out["split_" + suffix] = (WRITES, split_copy)
+    # FILL_VALUE_CONSTANT / _SEQUENCE: [R, 1024], a constant 7 (np.copyto of a
+    # scalar into the preallocated output) and 1, 4, 7, ... (np.arange with
+    # out= is not numpy's: arange allocates, timed as it is).
+    out["fill_constant"] = (WRITES, lambda dst=np.empty((rows, row), dtype): np.copyto(dst, dtype(7)))
+    out["fill_sequence"] = (WRITES, lambda: np.arange(1, 1 + 3 * rows * row, 3, dtype=dtype).reshape(rows, row))
     # CAST: [R, 1024] of dmlbench's input bytes (i * 131 + 7) read as the
     # source type, astype'd into a preallocated output (np.copyto, casting
     # "unsafe"; NaN and out-of-range values included, numpy's warnings off).

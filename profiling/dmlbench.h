@@ -71,6 +71,8 @@ typedef struct built_case {
     DML_JOIN_OPERATOR_DESC join;
     DML_SPLIT_OPERATOR_DESC split;
     DML_CAST_OPERATOR_DESC cast;
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_constant;
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_sequence;
     DML_TENSOR_DESC parts[2];
     DML_OPERATOR_DESC desc;
     uint32_t inputs, outputs;
@@ -88,7 +90,7 @@ typedef struct case_entry {
 
 /* In the order of the table; --case names them. A constant count, for
  * arrays of a flag per case (throughput_cases.c asserts it). */
-#define BENCH_CASE_COUNT 23
+#define BENCH_CASE_COUNT 25
 extern const case_entry bench_cases[];
 
 /* Builds the case for `bytes` of output elements of element_size bytes,

@@ -299,6 +299,27 @@ static int case_cast_u8_f32(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
     return build_cast(c, t, n, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT32, 4);
 }
 
+/* FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE of [R, 1024] in the element
+ * size's unsigned type (no input): a constant 7, and 1, 4, 7, ... */
+static int build_fill(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int sequence)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    DML_SCALAR_UNION start = { .UInt64 = sequence ? 1 : 7 }, delta = { .UInt64 = 3 };
+    if (sequence) {
+        c->fill_sequence = (DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC){ &c->out.desc, type, start, delta };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_FILL_VALUE_SEQUENCE, &c->fill_sequence };
+    } else {
+        c->fill_constant = (DML_FILL_VALUE_CONSTANT_OPERATOR_DESC){ &c->out.desc, type, start };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_FILL_VALUE_CONSTANT, &c->fill_constant };
+    }
+    c->inputs = 0;
+    return 0;
+}
+
+static int case_fill_constant(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_fill(c, t, n, 0); }
+static int case_fill_sequence(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_fill(c, t, n, 1); }
+
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
     { "reverse_outer", case_reverse_outer, 1 },
@@ -323,6 +344,8 @@ const case_entry bench_cases[] = {
     { "cast_f32_f16", case_cast_f32_f16, 1 },
     { "cast_f32_i32", case_cast_f32_i32, 1 },
     { "cast_u8_f32", case_cast_u8_f32, 1 },
+    { "fill_constant", case_fill_constant, 1 },
+    { "fill_sequence", case_fill_sequence, 1 },
 };
 _Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
 
@@ -344,6 +367,8 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
     /* Bytes read: every element the operator loads, once (a broadcast row once). */
     if (entry->build == case_broadcast)
         c->bytes_read = c->in.sizes[1] * (uint64_t)element_size;
+    else if (c->inputs == 0) /* the fills only write */
+        c->bytes_read = 0;
     else if (c->desc.Type == DML_OPERATOR_PADDING || c->desc.Type == DML_OPERATOR_CAST)
         /* the input once (PADDING: the border elements read again are cached; CAST: another element size) */
         c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
