@@ -306,5 +306,6 @@ int main(int argc, char** argv)
     failures += fill_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_cast_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_join_split_rows(csv, bytes, row_bytes, sm_count);
+    failures += coalescing_affine_rows(csv, bytes, row_bytes, sm_count);
     return failures ? 1 : 0;
 }
