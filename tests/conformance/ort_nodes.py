@@ -303,3 +303,17 @@ def known(case, outs, ort_outs, undefined):
             if closed.tobytes() == outs[0].tobytes():
                 return "Range: onnxruntime accumulates (value += delta); DirectML's closed form start + i*delta"
     return None
+
+
+def known_rejection(case, ort_outs):
+    """A node ONNX calls invalid that onnxruntime runs anyway, or None."""
+    if case.op == "Concat":
+        shapes = [list(a.shape) for _, a in case.feeds]
+        axis = case.key[4] % len(shapes[0])
+        ref = next((s for s in shapes if s[axis]), shapes[0])
+        mismatched = [s for s in shapes
+                      if [d for i, d in enumerate(s) if i != axis] != [d for i, d in enumerate(ref) if i != axis]]
+        if mismatched and all(s[axis] == 0 for s in mismatched):
+            return ("Concat: onnxruntime skips an input empty on the axis without checking its other "
+                    "dimensions (ONNX: all inputs share them; refused here)")
+    return None
