@@ -8,15 +8,16 @@
  * over many warps. */
 #define PAD_SEGMENT_PASSES 64
 
-/* The row path needs rows contiguous in both tensors, at least a pass wide,
- * with an interior (elements whose innermost coordinate needs no fold). */
+/* The row path needs rows contiguous in both tensors, DML_PAD_ROW_MIN_WIDTH
+ * wide at least, with an interior (elements whose innermost coordinate
+ * needs no fold). */
 static void plan_rows(const dml_plan* plan, dml_pad_params* p)
 {
     if (plan->rank == 0)
         return;
     const uint32_t last = plan->rank - 1;
     const uint64_t width = plan->sizes[last];
-    if (plan->in_strides[last] != 1 || plan->out_strides[last] != 1 || width < DML_PAD_WINDOW)
+    if (plan->in_strides[last] != 1 || plan->out_strides[last] != 1 || width < DML_PAD_ROW_MIN_WIDTH)
         return;
     uint64_t begin = 0, end = width;
     if (plan->pad_extent[last]) { /* c is interior where 0 <= c + origin < extent */

@@ -11,6 +11,11 @@
 
 /* Output elements per pass of a warp on the row path: one per lane. */
 #define DML_PAD_WINDOW 32
+/* The narrowest rows the row path takes: a row costs it about one sector
+ * more than its bytes at each end (its first and last passes are partial),
+ * against the flat path's one more per warp of loads (a misaligned run), so
+ * it moves fewer sectors from two windows on. */
+#define DML_PAD_ROW_MIN_WIDTH (2 * DML_PAD_WINDOW)
 
 typedef struct dml_pad_params {
     dml_plan plan;

@@ -1,7 +1,7 @@
 /*
  * pad_rows_thread.h — the row path of a DML_PLAN_PAD launch (pad.c picks
- * it: the innermost dimension contiguous in both tensors, at least a warp
- * wide, with an interior). A warp takes a segment of an output row and
+ * it: the innermost dimension contiguous in both tensors, at least two
+ * windows wide, with an interior). A warp takes a segment of an output row and
  * walks it in passes of DML_PAD_WINDOW elements, one per lane, each pass
  * a window aligned to the output's own alignment (each store sector is
  * one instruction's). The interior's values, a run of the input row that

@@ -308,7 +308,7 @@ START_TEST(padding_far_beyond_the_input)
 }
 END_TEST
 
-/* Rows a window (32 elements) wide and more, the CUDA backend's row path:
+/* Rows 64 elements wide and more, the CUDA backend's row path:
  * packed [3, n] inputs (n 1-16: row r's interior starts r * n elements into
  * the range, so at every alignment in a 16-byte line), the bound ranges
  * exact-size, pads from 1 to several times the input, 1-, 2-, 4- and 8-byte
@@ -317,7 +317,7 @@ START_TEST(padding_rows_at_every_alignment)
 {
     static const DML_TENSOR_DATA_TYPE types[4] = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
         DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_FLOAT64 };
-    static const uint32_t pads[4][2] = { { 1, 31 }, { 2, 33 }, { 17, 16 }, { 40, 9 } };
+    static const uint32_t pads[4][2] = { { 1, 63 }, { 2, 65 }, { 33, 31 }, { 70, 9 } };
     rng r = { seed() + 11 };
     for (uint32_t mode = 0; mode < 4; ++mode)
         for (uint32_t n = 1; n <= 16; ++n) {

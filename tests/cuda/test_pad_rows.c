@@ -12,8 +12,8 @@
  *     CONSTANT rows outside the input, rows longer than a segment, rows only
  *     padded outside (no innermost fold); the input allocated to its last
  *     byte, so a load past it is also a heap overflow for the sanitizers;
- *   - the launcher's choice (the row path wherever rows are contiguous and a
- *     window wide, the flat one otherwise);
+ *   - the launcher's choice (the row path wherever rows are contiguous and
+ *     DML_PAD_ROW_MIN_WIDTH wide, the flat one otherwise);
  *   - the coalescing goal: NCHW padded by 1 and 2 on H and W, each mode and
  *     element size, loads and stores >= 0.9 sector efficiency.
  */
@@ -180,7 +180,7 @@ static void check_shape(const shape* s, rng* r)
                 dml_plan_args args = { b.in, NULL, b.out, b.in_bytes, 0, b.out_bytes };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&p, &args, 2, &launch);
-                if (!launch.pad || launch.pad_params.rows != (p.sizes[1] >= DML_PAD_WINDOW))
+                if (!launch.pad || launch.pad_params.rows != (p.sizes[1] >= DML_PAD_ROW_MIN_WIDTH))
                     ck_abort_msg("%s: the launcher's path", text);
                 run(&launch, NULL);
                 check_reference(s, &p, &b, text);
@@ -208,8 +208,8 @@ START_TEST(row_path_matches_the_reference_and_the_flat_path)
         for (size_t k = 0; k < sizeof pads / sizeof pads[0]; k++, turn++) {
             shape s = { 3, widths[w], turn % 3 == 0, turn % 2, pads[k][0], pads[k][1], turn % 17, (turn * 7) % 19,
                 turn % 16, (turn * 5) % 16 };
-            if (s.n + s.left + s.right < DML_PAD_WINDOW && turn % 4) /* mostly row-path shapes */
-                s.right += DML_PAD_WINDOW;
+            if (s.n + s.left + s.right < DML_PAD_ROW_MIN_WIDTH && turn % 4) /* mostly row-path shapes */
+                s.right += DML_PAD_ROW_MIN_WIDTH;
             check_shape(&s, &r);
         }
     /* one row longer than a segment (64 windows), misaligned both sides */
