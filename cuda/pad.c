@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "grid_stride.h"
+
 /* Passes a row segment takes at most: long enough that the window a
  * segment loads before its first pass (shared with the previous segment)
  * is a small part of its loads, short enough that a long row still spreads
@@ -47,12 +49,8 @@ void dml_cuda_plan_pad(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch*
     launch->element_size = plan->element_size;
     launch->pad_params.plan = *plan;
     plan_rows(plan, &launch->pad_params);
-    /* The row path: a warp per task; the flat one: a thread per element. */
-    const uint64_t per_block = launch->pad_params.rows ? DML_CUDA_BLOCK / DML_PAD_WINDOW : DML_CUDA_BLOCK;
-    const uint64_t work = launch->pad_params.rows ? launch->pad_params.tasks : plan->element_count;
-    uint64_t blocks = work / per_block + (work % per_block != 0);
-    uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
-    launch->block = DML_CUDA_BLOCK;
-    launch->blocks_per_sm = DML_CUDA_BLOCKS_PER_SM;
-    launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+    if (launch->pad_params.rows) /* a warp per task */
+        dml_cuda_grid_stride(launch, launch->pad_params.tasks, DML_CUDA_BLOCK / DML_PAD_WINDOW, sm_count);
+    else /* a thread per element */
+        dml_cuda_grid_stride(launch, plan->element_count, DML_CUDA_BLOCK, sm_count);
 }
