@@ -187,8 +187,12 @@ DML_HD void dml_pad_rows_thread(const dml_pad_params* p, uint64_t block_index, u
             const uint64_t previous = current;
             current = dml_pad_window_load(&w, w.start + DML_PAD_WINDOW + lane);
             uint64_t value = fill;
-            uint32_t source;
-            const bool stored = dml_pad_lane_element(p, &s, &w, pass, lane, wide, &value, &source);
+            uint32_t source = (lane + w.shift) % DML_PAD_WINDOW;
+            /* A pass inside the interior (most of a long row's) needs no per-lane case. */
+            const int64_t column = pass - s.row;
+            const bool interior = s.inside && column >= (int64_t)p->interior_begin &&
+                column + DML_PAD_WINDOW <= (int64_t)p->interior_end;
+            const bool stored = interior || dml_pad_lane_element(p, &s, &w, pass, lane, wide, &value, &source);
             const uint64_t held = dml_pad_exchange(&w, previous, current, lane, source % DML_PAD_WINDOW);
             if (source < DML_PAD_WINDOW)
                 value = held;
