@@ -95,9 +95,9 @@ DML_HD uint64_t dml_pad_exchange(const dml_pad_windows* w, uint64_t previous, ui
 /* One task's row and segment: where its outputs are, where its interior's
  * sources are, which passes are its. */
 typedef struct dml_pad_segment {
-    uint64_t item;          /* the row's first element, as a flat output index */
     int64_t row;            /* the output offset of the row's first element */
     int64_t delta;          /* an interior element's source offset - its output offset */
+    int64_t in_row;         /* the source offset of the input row's first element (a folded row's) */
     uint64_t first, end;    /* its passes, of the row's: pass q starts at row - head + q * DML_PAD_WINDOW */
     uint32_t head;          /* the row's first element's place in its window */
     bool inside;            /* false: CONSTANT with the row outside the input (every element the value) */
@@ -107,12 +107,14 @@ typedef struct dml_pad_segment {
 DML_HD bool dml_pad_segment_of(const dml_pad_params* p, uint64_t task, uint32_t out_align, int wide,
     dml_pad_segment* s, int64_t* need_begin, int64_t* need_end)
 {
-    const uint64_t row = task / p->segments_per_row, segment = task % p->segments_per_row;
+    /* index32: tasks, like elements, below 2^31 (no 64-bit division) */
+    const uint64_t row = wide ? task / p->segments_per_row : (uint32_t)task / (uint32_t)p->segments_per_row;
+    const uint64_t segment = task - row * p->segments_per_row;
     int64_t src, dst;
-    s->item = row * p->width;
-    s->inside = dml_pad_offsets(&p->plan, s->item + p->interior_begin, wide, &src, &dst);
+    s->inside = dml_pad_offsets(&p->plan, row * p->width + p->interior_begin, wide, &src, &dst);
     s->row = dst - (int64_t)p->interior_begin;
     s->delta = src - dst;
+    s->in_row = src - (int64_t)p->interior_begin - p->plan.pad_origin[p->plan.rank - 1];
     s->head = (uint32_t)(((uint64_t)s->row + out_align) % DML_PAD_WINDOW);
     const uint64_t passes = (s->head + p->width + DML_PAD_WINDOW - 1) / DML_PAD_WINDOW;
     s->first = segment * p->segment_passes;
@@ -136,7 +138,7 @@ DML_HD bool dml_pad_segment_of(const dml_pad_params* p, uint64_t task, uint32_t 
  * unless outside the row; its value from the windows (lane *source) or,
  * when *source is DML_PAD_WINDOW, `value` (loaded or the fill). */
 DML_HD bool dml_pad_lane_element(const dml_pad_params* p, const dml_pad_segment* s, const dml_pad_windows* w,
-    int64_t pass, uint32_t lane, int wide, uint64_t* value, uint32_t* source)
+    int64_t pass, uint32_t lane, uint64_t* value, uint32_t* source)
 {
     const dml_plan* plan = &p->plan;
     const int64_t column = pass + lane - s->row;
@@ -145,9 +147,12 @@ DML_HD bool dml_pad_lane_element(const dml_pad_params* p, const dml_pad_segment*
         return false;
     int64_t at = pass + lane + s->delta; /* an interior element's source */
     if (column < (int64_t)p->interior_begin || column >= (int64_t)p->interior_end) {
-        int64_t dst;
-        if (!dml_pad_offsets(plan, s->item + (uint64_t)column, wide, &at, &dst))
+        /* a border: only the innermost coordinate folds (the row's others did in in_row) */
+        const uint32_t last = plan->rank - 1;
+        const int64_t j = dml_pad_fold(column + plan->pad_origin[last], plan->pad_extent[last], plan->pad_mode);
+        if (j < 0)
             return true; /* CONSTANT: the value */
+        at = s->in_row + j;
     } else if (!s->inside) {
         return true;
     }
@@ -159,11 +164,38 @@ DML_HD bool dml_pad_lane_element(const dml_pad_params* p, const dml_pad_segment*
     return true;
 }
 
+/* One pass of a warp: each lane's element stored, from the windows
+ * `previous` and `current` hold (the pass's windows, w) or its own case. */
+DML_HD void dml_pad_rows_pass(const dml_pad_params* p, const dml_pad_segment* s, const dml_pad_windows* w,
+    int64_t pass, uint32_t lane, uint64_t previous, uint64_t current, uint64_t fill)
+{
+    const uint32_t e = p->plan.element_size;
+    uint64_t value = fill;
+    uint32_t source = (lane + w->shift) % DML_PAD_WINDOW;
+    /* A pass inside the interior (most of a long row's) needs no per-lane case. */
+    const int64_t column = pass - s->row;
+    const bool interior = s->inside && column >= (int64_t)p->interior_begin &&
+        column + DML_PAD_WINDOW <= (int64_t)p->interior_end;
+    const bool stored = interior || dml_pad_lane_element(p, s, w, pass, lane, &value, &source);
+    const uint64_t held = dml_pad_exchange(w, previous, current, lane, source % DML_PAD_WINDOW);
+    if (source < DML_PAD_WINDOW)
+        value = held;
+    if (stored)
+        dml_store_element((unsigned char*)p->out + (pass + lane) * (int64_t)e, value, e, DML_SITE_STORE);
+}
+
+/* Passes a warp loads the windows of before it stores: loads in flight. */
+#define DML_PAD_GROUP 4
+#if defined(__CUDACC__)
+#define DML_PAD_ONE_BY_ONE _Pragma("unroll 1") /* one copy of a pass's code */
+#else
+#define DML_PAD_ONE_BY_ONE
+#endif
+
 DML_HD void dml_pad_rows_thread(const dml_pad_params* p, uint64_t block_index, uint32_t thread_index, uint64_t grid_dim,
     uint32_t block_dim, int wide)
 {
     const uint32_t e = p->plan.element_size, lane = thread_index % DML_PAD_WINDOW;
-    unsigned char* out = (unsigned char*)p->out;
     const uint64_t fill = dml_pad_fill_value(&p->plan.fill_start, e);
     /* Windows are aligned to the tensors' own alignment, in elements. */
     const uint32_t in_align = (uint32_t)((unsigned long long)p->in / e % DML_PAD_WINDOW);
@@ -181,23 +213,26 @@ DML_HD void dml_pad_rows_thread(const dml_pad_params* p, uint64_t block_index, u
         w.shift = (uint32_t)(((uint64_t)s.delta + in_align + DML_PAD_WINDOW - out_align) % DML_PAD_WINDOW);
         w.start = pass + s.delta - w.shift;
         DML_INSTRUCTION(instruction++);
-        uint64_t current = dml_pad_window_load(&w, w.start + lane);
-        for (uint64_t q = s.first; q < s.end; ++q, pass += DML_PAD_WINDOW, w.start += DML_PAD_WINDOW) {
-            DML_INSTRUCTION(instruction++);
-            const uint64_t previous = current;
-            current = dml_pad_window_load(&w, w.start + DML_PAD_WINDOW + lane);
-            uint64_t value = fill;
-            uint32_t source = (lane + w.shift) % DML_PAD_WINDOW;
-            /* A pass inside the interior (most of a long row's) needs no per-lane case. */
-            const int64_t column = pass - s.row;
-            const bool interior = s.inside && column >= (int64_t)p->interior_begin &&
-                column + DML_PAD_WINDOW <= (int64_t)p->interior_end;
-            const bool stored = interior || dml_pad_lane_element(p, &s, &w, pass, lane, wide, &value, &source);
-            const uint64_t held = dml_pad_exchange(&w, previous, current, lane, source % DML_PAD_WINDOW);
-            if (source < DML_PAD_WINDOW)
-                value = held;
-            if (stored)
-                dml_store_element(out + (pass + lane) * (int64_t)e, value, e, DML_SITE_STORE);
+        uint64_t carried = dml_pad_window_load(&w, w.start + lane);
+        for (uint64_t q = s.first; q < s.end; q += DML_PAD_GROUP, instruction += DML_PAD_GROUP) {
+            uint64_t loaded[DML_PAD_GROUP];
+            DML_UNROLL
+            for (uint32_t g = 0; g < DML_PAD_GROUP; ++g) {
+                DML_INSTRUCTION(instruction + g);
+                const int64_t at = w.start + (int64_t)(g + 1) * DML_PAD_WINDOW + lane;
+                loaded[g] = q + g < s.end ? dml_pad_window_load(&w, at) : 0;
+            }
+            /* loaded[0] is the pass's window: the others move down after it */
+            DML_PAD_ONE_BY_ONE
+            for (uint32_t g = 0; g < DML_PAD_GROUP && q + g < s.end;
+                 ++g, pass += DML_PAD_WINDOW, w.start += DML_PAD_WINDOW) {
+                DML_INSTRUCTION(instruction + g);
+                dml_pad_rows_pass(p, &s, &w, pass, lane, carried, loaded[0], fill);
+                carried = loaded[0];
+                DML_UNROLL
+                for (uint32_t k = 0; k + 1 < DML_PAD_GROUP; ++k)
+                    loaded[k] = loaded[k + 1];
+            }
         }
     }
 }
