@@ -9,9 +9,11 @@
  * pass loads the next window of the input ALIGNED to the input (each lane
  * an element, each sector once), keeps the window it loaded in the pass
  * before, and every lane takes its value from whichever lane holds it, by
- * one warp shuffle. A border element (a folded coordinate) whose source
- * falls in the two windows is taken the same way; other borders load
- * their element (DML_SITE_EDGE_LOAD) or, under CONSTANT, are the value.
+ * one warp shuffle. It loads the windows of DML_PAD_GROUP passes before
+ * it stores (loads in flight). A border element (a folded coordinate)
+ * whose source falls in the two windows is taken the same way; other
+ * borders load their element (DML_SITE_EDGE_LOAD) or, under CONSTANT, are
+ * the value.
  * Nothing is loaded outside the sources of the segment's interior, so no
  * byte outside the input tensor is read.
  *
