@@ -20,9 +20,10 @@
  * work had no 16-byte load before their first store: an edge element's).
  *
  * The per-element kernels (CAST: cast.cu, PAD: pad.cu) have no loads in
- * flight to count: each thread loads one element and stores one per pass,
- * and a warp's consecutive lanes take consecutive elements (coalescing is
- * the emulator's to measure: dmlcoalesce). What their SASS can show is checked instead
+ * flight to count: each thread loads one element and stores one per pass
+ * (PAD's row kernels, pad_rows_thread.h, an element of each of 4 windows
+ * before storing 4), and a warp's consecutive lanes take consecutive
+ * elements (coalescing is the emulator's to measure: dmlcoalesce). What their SASS can show is checked instead
  * (per_element_kernels_access_one_element): every kernel the launcher can
  * pick is in the object (121 CAST pairs, 2 PAD index widths x 2 paths, per
  * architecture); no local memory (LDL/STL: a spill, or an array the
