@@ -156,8 +156,9 @@ static void print_row(int csv, const char* op, uint32_t e, const char* pattern, 
 static void packed_tensor(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_DATA_TYPE type,
     const uint32_t* sizes)
 {
+    /* DMLCalcBufferTensorSize's total: the bytes, rounded up to 4 */
     *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, 2, sizes, NULL,
-        (uint64_t)sizes[0] * sizes[1] * dml_data_type_size(type), 0 };
+        ((uint64_t)sizes[0] * sizes[1] * dml_data_type_size(type) + 3) & ~(uint64_t)3, 0 };
     *t = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, b };
 }
 
@@ -251,7 +252,7 @@ static void packed_nd(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_
     uint64_t bytes = dml_data_type_size(type);
     for (uint32_t i = 0; i < rank; i++)
         bytes *= sizes[i];
-    *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, rank, sizes, NULL, bytes, 0 };
+    *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, rank, sizes, NULL, (bytes + 3) & ~(uint64_t)3, 0 };
     *t = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, b };
 }
 
