@@ -15,7 +15,6 @@ typedef struct fill_values {
     uint64_t start, delta;
     float delta32, start16, delta16; /* FLOAT32's delta; FLOAT16's start and delta widened */
     double delta64;
-    int stream; /* the output is large enough for non-temporal stores (cpu_execute.h) */
 } fill_values;
 
 static fill_values values_of(const dml_plan* p)
@@ -30,7 +29,6 @@ static fill_values values_of(const dml_plan* p)
     v.delta64 = p->fill_delta.f64;
     v.start16 = dml_half_to_float(p->fill_start.u16);
     v.delta16 = dml_half_to_float(p->fill_delta.u16);
-    v.stream = dml_cpu_output_streams(p->element_count * p->element_size);
     return v;
 }
 
@@ -40,10 +38,10 @@ static fill_values values_of(const dml_plan* p)
 
 /* Bytes [0, bytes) of a contiguous row of one e-byte value: the value
  * replicated over 16 bytes (every e-aligned address starts an element, so
- * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time
- * (non-temporal for streamed outputs, as the copies are: memset's speed
- * without reading the lines first), the ends element by element. */
-static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, int stream)
+ * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time,
+ * the ends element by element. (Large outputs are streamed out by
+ * dml_cpu_run_split.) */
+static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value)
 {
     byte line[16];
     for (uint32_t b = 0; b < 16; b += e)
@@ -54,15 +52,9 @@ static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, 
     out += head, bytes -= head;
 #if defined(__SSE2__)
     const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)line);
-    if (stream) {
-        for (; bytes >= 16; bytes -= 16, out += 16)
-            _mm_stream_si128((__m128i*)(void*)out, v);
-        _mm_sfence();
-    }
     for (; bytes >= 16; bytes -= 16, out += 16)
         _mm_store_si128((__m128i*)(void*)out, v);
 #else
-    (void)stream;
     for (; bytes >= 16; bytes -= 16, out += 16)
         memcpy(out, line, 16);
 #endif
@@ -72,7 +64,7 @@ static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, 
 /* n elements of one value at stride os: memset when its bytes are all
  * equal and the row is contiguous, else the pattern's 16-byte stores, or a
  * store loop for strided rows. */
-static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value, int stream)
+static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value)
 {
     if (os == 1) {
         uint64_t byte_pattern = (value & 0xFF) * 0x0101010101010101ull;
@@ -80,7 +72,7 @@ static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_
         if (((value ^ byte_pattern) & mask) == 0)
             memset(out, (int)(value & 0xFF), (size_t)(n * e));
         else
-            fill_pattern(out, n * e, e, value, stream);
+            fill_pattern(out, n * e, e, value);
         return;
     }
     const int64_t step = os * (int64_t)e;
@@ -159,7 +151,7 @@ static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int3
 static void fill_row(const fill_values* f, byte* out, int64_t os, uint64_t n, int64_t k0, int64_t ks)
 {
     if (ks == 0 || n == 1) {
-        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0), f->stream);
+        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0));
         return;
     }
     const int64_t k_last = k0 + (int64_t)(n - 1) * ks; /* positions of the plan: no overflow */
