@@ -4,8 +4,12 @@
 
 #include <dml/dml.h>
 
+#include "core/cast.h"
 #include "core/fill.h"
 #include "cpu_execute.h"
+#include "cpu_simd.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef unsigned char byte;
 
@@ -80,71 +84,94 @@ static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_
         memcpy(out + (int64_t)j * step, &value, e); /* little-endian: the type's low bytes */
 }
 
-/* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): the
- * position is rounded from an int32 (the same value as from the uint64;
- * it vectorises), integers in their own width (the same low bits). */
-static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+/* Integers: the value itself steps, by ks * delta (start + k * delta
+ * modulo 2^bits advances exactly so). */
+#define INTEGER_SEQUENCE(T)                                                      \
+    do {                                                                         \
+        T v = (T)(f->start + (uint64_t)k0 * f->delta);                          \
+        const T step = (T)((uint64_t)(int64_t)ks * f->delta);                   \
+        for (uint64_t j = 0; j < n; ++j, v = (T)(v + step))                     \
+            memcpy(out + j * sizeof(T), &v, sizeof(T));                          \
+    } while (0)
+
+/* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): loops
+ * the compiler vectorises, each an induction. Floats step the position as
+ * an int32 (rounded to float, the same value as from the uint64) and
+ * compute fill.h's start + (float)k * delta without its k = 0 test (a
+ * select the loop would not vectorise through): position 0 is at most one
+ * end of the row, written after. float16 rounds by cast.h's branch-free
+ * dml_cast_float_to_half, bit for bit half.h's dml_float_to_half
+ * (tests/core/test_cast_half.c) that fill.h names. */
+ALWAYS_INLINE void sequence_row_body(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
 {
+    uint32_t k = (uint32_t)k0; /* unsigned: the step past the row's end may leave int32 */
     switch (f->data_type) {
     case DML_TENSOR_DATA_TYPE_FLOAT32: {
-        /* fill.h's steps without their k = 0 test (a select the loop would
-         * not vectorise through): position 0 is at most one end of the row,
-         * written after. */
-        float start, *o = (float*)(void*)out;
+        float start;
         const uint32_t start_bits = (uint32_t)f->start;
         memcpy(&start, &start_bits, 4);
-        for (uint64_t j = 0; j < n; ++j)
-            o[j] = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(k0 + (int32_t)j * ks), f->delta32));
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            float r = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(int32_t)k, f->delta32));
+            memcpy(out + 4 * j, &r, 4);
+        }
         break;
     }
     case DML_TENSOR_DATA_TYPE_FLOAT64: {
-        double start, *o = (double*)(void*)out;
+        double start;
         memcpy(&start, &f->start, 8);
-        for (uint64_t j = 0; j < n; ++j)
-            o[j] = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(k0 + (int32_t)j * ks), f->delta64));
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            double r = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(int32_t)k, f->delta64));
+            memcpy(out + 8 * j, &r, 8);
+        }
         break;
     }
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint16_t v = dml_fill_f16_step((uint16_t)f->start, f->start16, f->delta16, (float)(k0 + (int32_t)j * ks));
-            memcpy(out + 2 * j, &v, 2);
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        const float start16 = f->start16, delta16 = f->delta16;
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            float r = dml_fill_mul_add_f32(start16, (float)(int32_t)k, delta16);
+            const uint32_t nan = dml_cast_mask(r != r); /* masks: a ?: here stays a branch */
+            const uint16_t h = (uint16_t)((dml_cast_float_to_half(r) & ~nan) | (DML_FILL_NAN16 & nan));
+            memcpy(out + 2 * j, &h, 2);
         }
-        return;
-    default:
         break;
     }
-    if (f->data_type == DML_TENSOR_DATA_TYPE_FLOAT32 || f->data_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
-        if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
-            memcpy(out, &f->start, f->e);
-        else if (k0 + (int64_t)(n - 1) * ks == 0)
-            memcpy(out + (n - 1) * f->e, &f->start, f->e);
-        return;
-    }
-    const uint32_t start = (uint32_t)f->start, delta = (uint32_t)f->delta;
-    switch (f->e) {
-    case 1:
-        for (uint64_t j = 0; j < n; ++j)
-            out[j] = (byte)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
-        return;
-    case 2:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint16_t v = (uint16_t)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
-            memcpy(out + 2 * j, &v, 2);
-        }
-        return;
-    case 4:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint32_t v = start + (uint32_t)(k0 + (int32_t)j * ks) * delta;
-            memcpy(out + 4 * j, &v, 4);
-        }
-        return;
     default:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint64_t v = f->start + (uint64_t)(k0 + (int32_t)j * ks) * f->delta;
-            memcpy(out + 8 * j, &v, 8);
+        switch (f->e) {
+        case 1: INTEGER_SEQUENCE(uint8_t); return;
+        case 2: INTEGER_SEQUENCE(uint16_t); return;
+        case 4: INTEGER_SEQUENCE(uint32_t); return;
+        default: INTEGER_SEQUENCE(uint64_t); return;
         }
+    }
+    if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
+        memcpy(out, &f->start, f->e);
+    else if (k0 + (int64_t)(n - 1) * ks == 0)
+        memcpy(out + (n - 1) * f->e, &f->start, f->e);
+}
+
+/* The loops compiled for the baseline and for AVX2 (wider vectors, and
+ * the conversions and 32-bit multiplies SSE2 lacks). */
+static void sequence_row_portable(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+    sequence_row_body(f, out, n, k0, ks);
+}
+
+#ifdef DML_CPU_AVX2
+DML_TARGET_AVX2 static void sequence_row_avx2(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+    sequence_row_body(f, out, n, k0, ks);
+}
+#endif
+
+static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+#ifdef DML_CPU_AVX2
+    if (have_avx2()) {
+        sequence_row_avx2(f, out, n, k0, ks);
         return;
     }
+#endif
+    sequence_row_portable(f, out, n, k0, ks);
 }
 
 /* n elements at stride os, the j-th at position k0 + j * ks. */
