@@ -788,6 +788,18 @@ static int output_is_dense(const dml_plan* p)
  * after the first start on 64-byte lines of the output. */
 #define RANGE_STAGE_BYTES 8192u
 
+/* Whether every element of the plan has the same value (a constant fill):
+ * its pieces, each starting on an element, are then the same bytes. */
+static int output_is_constant(const dml_plan* p)
+{
+    if (p->kind != DML_PLAN_FILL)
+        return 0;
+    for (uint32_t d = 0; d < p->rank; ++d)
+        if (p->in_strides[d] != 0)
+            return 0;
+    return 1;
+}
+
 static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end,
     dml_cpu_range_fn fn)
 {
@@ -798,12 +810,17 @@ static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uin
     staged.output = stage;
     staged.output_bytes = sizeof stage;
     byte* out = (byte*)args->output + (p->out_offset + (int64_t)begin) * (int64_t)E;
+    const int constant = output_is_constant(p);
+    uint64_t written = 0; /* constant plans: the elements the buffer holds already */
     for (uint64_t at = begin; at < end;) {
         const uint64_t to_line = (64 - ((uintptr_t)out & 63)) & 63; /* a multiple of E: outputs are aligned */
         uint64_t n = (to_line ? to_line : RANGE_STAGE_BYTES) / E;
         n = n < end - at ? n : end - at;
-        piece.out_offset = -(int64_t)at;
-        fn(&piece, &staged, at, at + n);
+        if (!constant || n > written) {
+            piece.out_offset = -(int64_t)at;
+            fn(&piece, &staged, at, at + n);
+            written = n;
+        }
         stream_copy(out, stage, n * E);
         out += n * E;
         at += n;

@@ -282,6 +282,9 @@ START_TEST(streamed_outputs_stay_in_range)
             const uint32_t n = 4000 / e + extra / e - 8;
             run_fill(pool, types[t], (int)(extra / e) & 1, n, some_value(&seed, types[t]),
                 some_value(&seed, types[t]));
+            if (extra % 8 == 0) /* several buffer-sized pieces: a constant's buffer is reused */
+                run_fill(pool, types[t], (int)(extra / 8) & 1, 40000 / e + extra / e, some_value(&seed, types[t]),
+                    some_value(&seed, types[t]));
         }
         const uint32_t in_sizes[2] = { 9 + extra % 5, 300 + extra }, starts[2] = { 1, 1 + extra % 3 },
                        ends[2] = { 2, 1 };
