@@ -72,13 +72,18 @@ static const cast_rows rows_table[CAST_TYPE_SLOTS][CAST_TYPE_SLOTS] = { CAST_IN_
 /* float32 to float16 with AVX-512F's vcvtps2ph: round to nearest even, and
  * a NaN keeps its sign and the top of its payload, quieted, exactly as
  * cast.h's dml_cast_float_to_half (the branch-free rounding vectorised ran
- * at half memcpy's speed at 64 MiB). */
+ * at half memcpy's speed at 64 MiB). The input is asked for 1 KiB ahead
+ * into L2: the loop waited on its loads (64 MiB out, one thread's CPU time:
+ * 0.67-0.70x memcpy of the same traffic without, 0.82-0.91x with). */
+#define PREFETCH_BYTES 1024
 DML_TARGET_AVX512 static void cast_row_FLOAT32_FLOAT16_avx512(unsigned char* dst, int64_t ds,
     const unsigned char* src, int64_t ss, uint64_t n)
 {
     uint64_t k = 0;
     if (ds == 1 && ss == 1)
         for (; k + 16 <= n; k += 16) {
+            if (k + PREFETCH_BYTES / 4 < n) /* inside the row */
+                _mm_prefetch((const char*)(src + 4 * k + PREFETCH_BYTES), _MM_HINT_T1);
             const __m512 f = _mm512_loadu_ps((const void*)(src + 4 * k));
             _mm256_storeu_si256((__m256i*)(void*)(dst + 2 * k),
                 _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
