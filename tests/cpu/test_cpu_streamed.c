@@ -1,7 +1,7 @@
 /*
- * test_cpu_streamed.c — the paths of the CAST, FILL and PAD executors that
- * cpu_fill.c's vectorised sequences and dml_cpu_run_split's streamed
- * outputs added, against tests/api's reference (reference.c):
+ * test_cpu_streamed.c — the paths that cpu_fill.c's vectorised sequences
+ * and dml_cpu_run_split's streamed outputs added to the CAST, FILL, PAD
+ * (and scale-bias) executors, against tests/api's reference (reference.c):
  *
  *   - sequence rows of every data type at positions up to and past 2^31
  *     (float32 rounds k from 2^24 on), forwards and backwards, at every
@@ -23,6 +23,7 @@
 #include "cpu_fill.h"
 #include "cpu_pad.h"
 #include "cpu_pool.h"
+#include "cpu_scale_bias.h"
 #include "cpu_simd.h"
 #include "reference.h"
 
@@ -265,6 +266,43 @@ static void run_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, ui
     free(want);
 }
 
+/* ELEMENT_WISE_IDENTITY with ScaleBias (float32): streamed against the
+ * same executor writing directly (its per-element results are tests/api's
+ * concern; this checks the pieces land where they belong, and nowhere else). */
+static void run_scale_bias(cpu_pool* pool, uint32_t n)
+{
+    uint32_t sizes[1] = { n };
+    uint64_t bytes;
+    ck_assert(dml_calc_buffer_tensor_size(DML_TENSOR_DATA_TYPE_FLOAT32, 1, sizes, NULL, &bytes));
+    DML_BUFFER_TENSOR_DESC b = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, NULL, bytes, 0 };
+    DML_TENSOR_DESC t = { DML_TENSOR_TYPE_BUFFER, &b };
+    DML_SCALE_BIAS sb = { 1.5f, -2.0f };
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &t, &t, &sb };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id };
+    dml_plan plan;
+    ck_assert_int_ge(dml_plan_from_desc(&od, &plan), 0);
+    ck_assert_uint_eq(plan.kind, DML_PLAN_SCALE_BIAS);
+    const size_t out_exact = (size_t)n * 4;
+    unsigned char* in = malloc(bytes);
+    unsigned char* want = malloc(out_exact);
+    ck_assert(in && want);
+    for (uint64_t i = 0; i < bytes; ++i)
+        in[i] = (unsigned char)(i * 131 + 7);
+    const uint64_t saved = dml_cpu_stream_min_bytes(UINT64_MAX);
+    dml_plan_args direct = { in, NULL, want, bytes, 0, out_exact };
+    dml_cpu_scale_bias(NULL, NULL, 1, &plan, &direct);
+    dml_cpu_stream_min_bytes(saved);
+    guarded g;
+    guarded_make(&g, out_exact);
+    dml_plan_args args = { in, NULL, g.data, bytes, 0, out_exact };
+    dml_cpu_scale_bias(pool, NULL, 3, &plan, &args);
+    ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "scale-bias, %u elements", n);
+    guarded_check_before(&g);
+    guarded_free(&g);
+    free(in);
+    free(want);
+}
+
 /* _i: bit 0 a pool of 3 threads; bit 1 the threshold straddled (an output
  * of 4000 bytes streams, one below does not) instead of 0. */
 START_TEST(streamed_outputs_stay_in_range)
@@ -295,6 +333,7 @@ START_TEST(streamed_outputs_stay_in_range)
         run_cast(pool, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, 2000 + extra);
         run_cast(pool, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, 1000 + extra);
         run_cast(pool, DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_UINT8, 4000 + extra);
+        run_scale_bias(pool, 1000 + extra);
     }
     dml_cpu_stream_min_bytes(saved);
     cpu_pool_destroy(pool);
