@@ -766,13 +766,81 @@ typedef struct range_split {
     const dml_plan_args* args;
     dml_cpu_range_fn fn;
     uint64_t chunk;
+    int streamed; /* run_range_streamed */
 } range_split;
+
+/* Whether flat output index i is element out_offset + i of the output
+ * (its strides row-major over the sizes, no padding). */
+static int output_is_dense(const dml_plan* p)
+{
+    uint64_t stride = 1;
+    for (uint32_t d = p->rank; d-- > 0; stride *= p->sizes[d])
+        if (p->out_strides[d] != (int64_t)stride)
+            return 0;
+    return 1;
+}
+
+/* Streamed dense outputs: fn writes pieces of the range into a buffer that
+ * stays in L1 (a copy of the plan whose out_offset puts the piece's first
+ * element at the buffer's start), and each piece is streamed out with
+ * non-temporal stores, as the gathers' rows are (copy_row): the executors
+ * keep their ordinary loops and none reads the output's lines first. Pieces
+ * after the first start on 64-byte lines of the output. */
+#define RANGE_STAGE_BYTES 8192u
+
+/* Whether every element of the plan has the same value (a constant fill):
+ * its pieces, each starting on an element, are then the same bytes. */
+static int output_is_constant(const dml_plan* p)
+{
+    if (p->kind != DML_PLAN_FILL)
+        return 0;
+    for (uint32_t d = 0; d < p->rank; ++d)
+        if (p->in_strides[d] != 0)
+            return 0;
+    return 1;
+}
+
+static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end,
+    dml_cpu_range_fn fn)
+{
+    _Alignas(64) byte stage[RANGE_STAGE_BYTES];
+    const uint64_t E = p->element_size;
+    dml_plan piece = *p;
+    dml_plan_args staged = *args;
+    staged.output = stage;
+    staged.output_bytes = sizeof stage;
+    byte* out = (byte*)args->output + (p->out_offset + (int64_t)begin) * (int64_t)E;
+    const int constant = output_is_constant(p);
+    uint64_t written = 0; /* constant plans: the elements the buffer holds already */
+    for (uint64_t at = begin; at < end;) {
+        const uint64_t to_line = (64 - ((uintptr_t)out & 63)) & 63; /* a multiple of E: outputs are aligned */
+        uint64_t n = (to_line ? to_line : RANGE_STAGE_BYTES) / E;
+        n = n < end - at ? n : end - at;
+        if (!constant || n > written) {
+            piece.out_offset = -(int64_t)at;
+            fn(&piece, &staged, at, at + n);
+            written = n;
+        }
+        stream_copy(out, stage, n * E);
+        out += n * E;
+        at += n;
+    }
+    STREAM_FENCE(); /* non-temporal stores are visible to other threads after the fence */
+}
+
+static void run_range(const range_split* s, uint64_t begin, uint64_t end)
+{
+    if (s->streamed)
+        run_range_streamed(s->plan, s->args, begin, end, s->fn);
+    else
+        s->fn(s->plan, s->args, begin, end);
+}
 
 static void run_range_chunk(void* context, unsigned task)
 {
     const range_split* s = context;
     const uint64_t begin = (uint64_t)task * s->chunk, count = s->plan->element_count;
-    s->fn(s->plan, s->args, begin, count - begin < s->chunk ? count : begin + s->chunk);
+    run_range(s, begin, count - begin < s->chunk ? count : begin + s->chunk);
 }
 
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
@@ -782,11 +850,12 @@ unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsi
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available ? available : 1);
+    range_split s = { plan, args, fn, (count + threads - 1) / threads, 0 };
+    s.streamed = dml_cpu_output_streams(count * plan->element_size) && output_is_dense(plan);
     if (threads < 2 || count < threads) {
-        fn(plan, args, 0, count);
+        run_range(&s, 0, count);
         return 1;
     }
-    range_split s = { plan, args, fn, (count + threads - 1) / threads };
     const uint64_t row = plan->sizes[plan->rank - 1], line = 64 / plan->element_size;
     const uint64_t grain = row <= s.chunk / 8 ? row : line;
     s.chunk = (s.chunk + grain - 1) / grain * grain;

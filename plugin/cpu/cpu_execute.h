@@ -46,8 +46,10 @@ typedef void (*dml_cpu_range_fn)(const dml_plan* plan, const dml_plan_args* args
 /* Runs fn over the whole plan on the threads the cost model gives `bytes`
  * (the bytes the plan moves), at most max_threads and the pool's (pool may
  * be NULL: one): chunks cut at whole rows where that costs little balance,
- * else at whole 64-byte lines, so no two threads write one line. Returns the
- * threads used. Never allocates. */
+ * else at whole 64-byte lines, so no two threads write one line. A dense
+ * output that streams (dml_cpu_output_streams) is written through an L1
+ * buffer and non-temporal stores, fenced before this returns: fn keeps its
+ * ordinary stores. Returns the threads used. Never allocates. */
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn);
 

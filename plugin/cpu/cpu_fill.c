@@ -4,8 +4,12 @@
 
 #include <dml/dml.h>
 
+#include "core/cast.h"
 #include "core/fill.h"
 #include "cpu_execute.h"
+#include "cpu_simd.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef unsigned char byte;
 
@@ -15,7 +19,6 @@ typedef struct fill_values {
     uint64_t start, delta;
     float delta32, start16, delta16; /* FLOAT32's delta; FLOAT16's start and delta widened */
     double delta64;
-    int stream; /* the output is large enough for non-temporal stores (cpu_execute.h) */
 } fill_values;
 
 static fill_values values_of(const dml_plan* p)
@@ -30,7 +33,6 @@ static fill_values values_of(const dml_plan* p)
     v.delta64 = p->fill_delta.f64;
     v.start16 = dml_half_to_float(p->fill_start.u16);
     v.delta16 = dml_half_to_float(p->fill_delta.u16);
-    v.stream = dml_cpu_output_streams(p->element_count * p->element_size);
     return v;
 }
 
@@ -40,10 +42,10 @@ static fill_values values_of(const dml_plan* p)
 
 /* Bytes [0, bytes) of a contiguous row of one e-byte value: the value
  * replicated over 16 bytes (every e-aligned address starts an element, so
- * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time
- * (non-temporal for streamed outputs, as the copies are: memset's speed
- * without reading the lines first), the ends element by element. */
-static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, int stream)
+ * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time,
+ * the ends element by element. (Large outputs are streamed out by
+ * dml_cpu_run_split.) */
+static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value)
 {
     byte line[16];
     for (uint32_t b = 0; b < 16; b += e)
@@ -54,15 +56,9 @@ static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, 
     out += head, bytes -= head;
 #if defined(__SSE2__)
     const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)line);
-    if (stream) {
-        for (; bytes >= 16; bytes -= 16, out += 16)
-            _mm_stream_si128((__m128i*)(void*)out, v);
-        _mm_sfence();
-    }
     for (; bytes >= 16; bytes -= 16, out += 16)
         _mm_store_si128((__m128i*)(void*)out, v);
 #else
-    (void)stream;
     for (; bytes >= 16; bytes -= 16, out += 16)
         memcpy(out, line, 16);
 #endif
@@ -72,7 +68,7 @@ static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value, 
 /* n elements of one value at stride os: memset when its bytes are all
  * equal and the row is contiguous, else the pattern's 16-byte stores, or a
  * store loop for strided rows. */
-static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value, int stream)
+static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_t value)
 {
     if (os == 1) {
         uint64_t byte_pattern = (value & 0xFF) * 0x0101010101010101ull;
@@ -80,7 +76,7 @@ static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_
         if (((value ^ byte_pattern) & mask) == 0)
             memset(out, (int)(value & 0xFF), (size_t)(n * e));
         else
-            fill_pattern(out, n * e, e, value, stream);
+            fill_pattern(out, n * e, e, value);
         return;
     }
     const int64_t step = os * (int64_t)e;
@@ -88,78 +84,138 @@ static void fill_constant(byte* out, int64_t os, uint64_t n, uint32_t e, uint64_
         memcpy(out + (int64_t)j * step, &value, e); /* little-endian: the type's low bytes */
 }
 
-/* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): the
- * position is rounded from an int32 (the same value as from the uint64;
- * it vectorises), integers in their own width (the same low bits). */
-static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+/* Integers: the value itself steps, by ks * delta (start + k * delta
+ * modulo 2^bits advances exactly so). */
+#define INTEGER_SEQUENCE(T)                                                      \
+    do {                                                                         \
+        T v = (T)(f->start + (uint64_t)k0 * f->delta);                          \
+        const T step = (T)((uint64_t)(int64_t)ks * f->delta);                   \
+        for (uint64_t j = 0; j < n; ++j, v = (T)(v + step))                     \
+            memcpy(out + j * sizeof(T), &v, sizeof(T));                          \
+    } while (0)
+
+/* Contiguous rows whose positions k0 + j * ks all lie in [0, 2^31): loops
+ * the compiler vectorises, each an induction. Floats step the position as
+ * an int32 (rounded to float, the same value as from the uint64) and
+ * compute fill.h's start + (float)k * delta without its k = 0 test (a
+ * select the loop would not vectorise through): position 0 is at most one
+ * end of the row, written after. float16 rounds by cast.h's branch-free
+ * dml_cast_float_to_half, bit for bit half.h's dml_float_to_half
+ * (tests/core/test_cast_half.c) that fill.h names. */
+ALWAYS_INLINE void sequence_row_body(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
 {
+    uint32_t k = (uint32_t)k0; /* unsigned: the step past the row's end may leave int32 */
     switch (f->data_type) {
     case DML_TENSOR_DATA_TYPE_FLOAT32: {
-        /* fill.h's steps without their k = 0 test (a select the loop would
-         * not vectorise through): position 0 is at most one end of the row,
-         * written after. */
-        float start, *o = (float*)(void*)out;
+        float start;
         const uint32_t start_bits = (uint32_t)f->start;
         memcpy(&start, &start_bits, 4);
-        for (uint64_t j = 0; j < n; ++j)
-            o[j] = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(k0 + (int32_t)j * ks), f->delta32));
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            float r = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, (float)(int32_t)k, f->delta32));
+            memcpy(out + 4 * j, &r, 4);
+        }
         break;
     }
     case DML_TENSOR_DATA_TYPE_FLOAT64: {
-        double start, *o = (double*)(void*)out;
+        double start;
         memcpy(&start, &f->start, 8);
-        for (uint64_t j = 0; j < n; ++j)
-            o[j] = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(k0 + (int32_t)j * ks), f->delta64));
-        break;
-    }
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint16_t v = dml_fill_f16_step((uint16_t)f->start, f->start16, f->delta16, (float)(k0 + (int32_t)j * ks));
-            memcpy(out + 2 * j, &v, 2);
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            double r = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, (double)(int32_t)k, f->delta64));
+            memcpy(out + 8 * j, &r, 8);
         }
-        return;
-    default:
         break;
     }
-    if (f->data_type == DML_TENSOR_DATA_TYPE_FLOAT32 || f->data_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        const float start16 = f->start16, delta16 = f->delta16;
+        for (uint64_t j = 0; j < n; ++j, k += (uint32_t)ks) {
+            float r = dml_fill_mul_add_f32(start16, (float)(int32_t)k, delta16);
+            const uint32_t nan = dml_cast_mask(r != r); /* masks: a ?: here stays a branch */
+            const uint16_t h = (uint16_t)((dml_cast_float_to_half(r) & ~nan) | (DML_FILL_NAN16 & nan));
+            memcpy(out + 2 * j, &h, 2);
+        }
+        break;
+    }
+    default:
+        switch (f->e) {
+        case 1: INTEGER_SEQUENCE(uint8_t); return;
+        case 2: INTEGER_SEQUENCE(uint16_t); return;
+        case 4: INTEGER_SEQUENCE(uint32_t); return;
+        default: INTEGER_SEQUENCE(uint64_t); return;
+        }
+    }
+    if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
+        memcpy(out, &f->start, f->e);
+    else if (k0 + (int64_t)(n - 1) * ks == 0)
+        memcpy(out + (n - 1) * f->e, &f->start, f->e);
+}
+
+/* The loops compiled for the baseline and for AVX2 (wider vectors, and
+ * the conversions and 32-bit multiplies SSE2 lacks). */
+static void sequence_row_portable(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+    sequence_row_body(f, out, n, k0, ks);
+}
+
+#ifdef DML_CPU_AVX2
+DML_TARGET_AVX2 static void sequence_row_avx2(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+    sequence_row_body(f, out, n, k0, ks);
+}
+#endif
+
+#ifdef DML_CPU_AVX512
+/* float16 rows 16 elements at a time with AVX-512F's vcvtps2ph (round to
+ * nearest even, as half.h: 4x faster than the branch-free rounding above),
+ * NaNs replaced as fill.h says. Returns the elements written. */
+DML_TARGET_AVX512 static uint64_t f16_sequence_avx512(const fill_values* f, byte* out, uint64_t n, int32_t k0,
+    int32_t ks)
+{
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i step = _mm512_set1_epi32((int32_t)(16u * (uint32_t)ks));
+    const __m512 start = _mm512_set1_ps(f->start16), delta = _mm512_set1_ps(f->delta16);
+    const __m256i nan = _mm256_set1_epi16((short)DML_FILL_NAN16);
+    __m512i k = _mm512_add_epi32(_mm512_set1_epi32(k0), _mm512_mullo_epi32(_mm512_set1_epi32(ks), lanes));
+    uint64_t j = 0;
+    for (; j + 16 <= n; j += 16, k = _mm512_add_epi32(k, step)) {
+        const __m512 r = _mm512_add_ps(start, _mm512_mul_ps(_mm512_cvtepi32_ps(k), delta)); /* two roundings */
+        __m256i h = _mm512_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        h = _mm256_mask_mov_epi16(h, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), nan);
+        _mm256_storeu_si256((__m256i*)(void*)(out + 2 * j), h);
+    }
+    return j;
+}
+#endif
+
+static void sequence_row_small(const fill_values* f, byte* out, uint64_t n, int32_t k0, int32_t ks)
+{
+#ifdef DML_CPU_AVX512
+    if (f->data_type == DML_TENSOR_DATA_TYPE_FLOAT16 && have_avx512()) {
+        const uint64_t j = f16_sequence_avx512(f, out, n, k0, ks);
         if (k0 == 0) /* position 0 is the start's bits, unchanged (fill.h) */
-            memcpy(out, &f->start, f->e);
-        else if (k0 + (int64_t)(n - 1) * ks == 0)
-            memcpy(out + (n - 1) * f->e, &f->start, f->e);
+            memcpy(out, &f->start, 2);
+        else if (k0 + (int64_t)(n - 1) * ks == 0 && j == n)
+            memcpy(out + (n - 1) * 2, &f->start, 2);
+        if (j == n)
+            return;
+        out += 2 * j;
+        k0 += (int32_t)j * ks;
+        n -= j;
+    }
+#endif
+#ifdef DML_CPU_AVX2
+    if (have_avx2()) {
+        sequence_row_avx2(f, out, n, k0, ks);
         return;
     }
-    const uint32_t start = (uint32_t)f->start, delta = (uint32_t)f->delta;
-    switch (f->e) {
-    case 1:
-        for (uint64_t j = 0; j < n; ++j)
-            out[j] = (byte)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
-        return;
-    case 2:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint16_t v = (uint16_t)(start + (uint32_t)(k0 + (int32_t)j * ks) * delta);
-            memcpy(out + 2 * j, &v, 2);
-        }
-        return;
-    case 4:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint32_t v = start + (uint32_t)(k0 + (int32_t)j * ks) * delta;
-            memcpy(out + 4 * j, &v, 4);
-        }
-        return;
-    default:
-        for (uint64_t j = 0; j < n; ++j) {
-            uint64_t v = f->start + (uint64_t)(k0 + (int32_t)j * ks) * f->delta;
-            memcpy(out + 8 * j, &v, 8);
-        }
-        return;
-    }
+#endif
+    sequence_row_portable(f, out, n, k0, ks);
 }
 
 /* n elements at stride os, the j-th at position k0 + j * ks. */
 static void fill_row(const fill_values* f, byte* out, int64_t os, uint64_t n, int64_t k0, int64_t ks)
 {
     if (ks == 0 || n == 1) {
-        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0), f->stream);
+        fill_constant(out, os, n, f->e, dml_fill_value(f->data_type, f->start, f->delta, (uint64_t)k0));
         return;
     }
     const int64_t k_last = k0 + (int64_t)(n - 1) * ks; /* positions of the plan: no overflow */

@@ -3,7 +3,8 @@
  * FILL_VALUE_SEQUENCE, and gathers of them fused by the graph compiler):
  * each element's value by core/fill.h, rows at a time: a row of one value
  * is a pattern fill (memset where the value's bytes are all equal), a
- * sequence row a loop the compiler vectorises.
+ * sequence row an induction loop the compiler vectorises (for the baseline
+ * and AVX2, chosen at run time).
  */
 #ifndef DML_CPU_FILL_H
 #define DML_CPU_FILL_H

@@ -37,90 +37,55 @@
 #define DML_FILL_NAN32 0x7FC00000u
 #define DML_FILL_NAN64 0x7FF8000000000000ull
 
-/* k rounded to nearest. */
-DML_HD float dml_fill_k_to_float(uint64_t k)
-{
+/* Device code rounds with the _rn intrinsics, host code with C's
+ * operators (never contracted: -ffp-contract=off). */
 #if defined(__CUDA_ARCH__)
-    return __ull2float_rn(k);
+#define DML_FILL_HOST_OR_DEVICE(host, device) device
 #else
-    return (float)k;
+#define DML_FILL_HOST_OR_DEVICE(host, device) host
 #endif
-}
 
-DML_HD double dml_fill_k_to_double(uint64_t k)
-{
-#if defined(__CUDA_ARCH__)
-    return __ull2double_rn(k);
-#else
-    return (double)k;
-#endif
-}
+/* One floating type's steps, F the name's suffix, T the type, U its bits:
+ *   dml_fill_k_to_F(k)            k rounded to nearest;
+ *   dml_fill_mul_add_F(s, kf, d)  s + kf * d, two roundings;
+ *   dml_fill_canonical_F(r)       r with every NaN made the canonical one (a
+ *                                 select: vectorises);
+ *   dml_fill_F_step(bits, d, kf)  the element whose position, rounded to T,
+ *                                 is kf (kf == 0 exactly when k == 0): its
+ *                                 bits. Callers that know k < 2^31 may round
+ *                                 it from an int32 (the same value), which
+ *                                 vectorises. */
+#define DML_FILL_FLOAT_STEPS(F, T, U, NAN_BITS, K_RN, MUL_RN, ADD_RN)                            \
+    DML_HD T dml_fill_k_to_##F(uint64_t k)                                                          \
+    {                                                                                               \
+        return DML_FILL_HOST_OR_DEVICE((T)k, K_RN(k));                                              \
+    }                                                                                               \
+    DML_HD T dml_fill_mul_add_##F(T start, T kf, T delta)                                           \
+    {                                                                                               \
+        T product = DML_FILL_HOST_OR_DEVICE(kf * delta, MUL_RN(kf, delta));                         \
+        return DML_FILL_HOST_OR_DEVICE(start + product, ADD_RN(start, product));                    \
+    }                                                                                               \
+    DML_HD T dml_fill_canonical_##F(T r)                                                            \
+    {                                                                                               \
+        const U nan = NAN_BITS;                                                                     \
+        T canonical;                                                                                \
+        memcpy(&canonical, &nan, sizeof canonical);                                                 \
+        return r != r ? canonical : r;                                                              \
+    }                                                                                               \
+    DML_HD U dml_fill_##F##_step(U start_bits, T delta, T kf)                                       \
+    {                                                                                               \
+        if (kf == (T)0)                                                                             \
+            return start_bits;                                                                      \
+        T start;                                                                                    \
+        memcpy(&start, &start_bits, sizeof start);                                                  \
+        T r = dml_fill_canonical_##F(dml_fill_mul_add_##F(start, kf, delta));                       \
+        U bits;                                                                                     \
+        memcpy(&bits, &r, sizeof bits);                                                             \
+        return bits;                                                                                \
+    }
 
-/* start + kf * delta, two roundings. */
-DML_HD float dml_fill_mul_add_f32(float start, float kf, float delta)
-{
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(start, __fmul_rn(kf, delta));
-#else
-    float product = kf * delta;
-    return start + product;
-#endif
-}
-
-DML_HD double dml_fill_mul_add_f64(double start, double kd, double delta)
-{
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(start, __dmul_rn(kd, delta));
-#else
-    double product = kd * delta;
-    return start + product;
-#endif
-}
-
-/* A float result with every NaN made the canonical one (a select:
- * vectorises). */
-DML_HD float dml_fill_canonical_f32(float r)
-{
-    const uint32_t nan = DML_FILL_NAN32;
-    float canonical;
-    memcpy(&canonical, &nan, 4);
-    return r != r ? canonical : r;
-}
-
-DML_HD double dml_fill_canonical_f64(double r)
-{
-    const uint64_t nan = DML_FILL_NAN64;
-    double canonical;
-    memcpy(&canonical, &nan, 8);
-    return r != r ? canonical : r;
-}
-
-/* The float32 element whose position, rounded to float32, is kf (kf == 0
- * exactly when k == 0): its bits. Callers that know k < 2^31 may round it
- * from an int32 (the same value), which vectorises. */
-DML_HD uint32_t dml_fill_f32_step(uint32_t start_bits, float delta, float kf)
-{
-    if (kf == 0.0f)
-        return start_bits;
-    float start;
-    memcpy(&start, &start_bits, 4);
-    float r = dml_fill_canonical_f32(dml_fill_mul_add_f32(start, kf, delta));
-    uint32_t bits;
-    memcpy(&bits, &r, 4);
-    return bits;
-}
-
-DML_HD uint64_t dml_fill_f64_step(uint64_t start_bits, double delta, double kd)
-{
-    if (kd == 0.0)
-        return start_bits;
-    double start;
-    memcpy(&start, &start_bits, 8);
-    double r = dml_fill_canonical_f64(dml_fill_mul_add_f64(start, kd, delta));
-    uint64_t bits;
-    memcpy(&bits, &r, 8);
-    return bits;
-}
+DML_FILL_FLOAT_STEPS(f32, float, uint32_t, DML_FILL_NAN32, __ull2float_rn, __fmul_rn, __fadd_rn)
+DML_FILL_FLOAT_STEPS(f64, double, uint64_t, DML_FILL_NAN64, __ull2double_rn, __dmul_rn, __dadd_rn)
 
 /* float16: start and delta already widened to float32 (dml_half_to_float). */
 DML_HD uint16_t dml_fill_f16_step(uint16_t start_bits, float start, float delta, float kf)
@@ -142,15 +107,15 @@ DML_HD uint64_t dml_fill_value(uint32_t data_type, uint64_t start, uint64_t delt
         float d;
         uint32_t delta32 = (uint32_t)delta;
         memcpy(&d, &delta32, 4);
-        return dml_fill_f32_step((uint32_t)start, d, dml_fill_k_to_float(k));
+        return dml_fill_f32_step((uint32_t)start, d, dml_fill_k_to_f32(k));
     }
     case 2: /* FLOAT16 */
         return dml_fill_f16_step((uint16_t)start, dml_half_to_float((uint16_t)start),
-            dml_half_to_float((uint16_t)delta), dml_fill_k_to_float(k));
+            dml_half_to_float((uint16_t)delta), dml_fill_k_to_f32(k));
     case 9: { /* FLOAT64 */
         double d;
         memcpy(&d, &delta, 8);
-        return dml_fill_f64_step(start, d, dml_fill_k_to_double(k));
+        return dml_fill_f64_step(start, d, dml_fill_k_to_f64(k));
     }
     default: /* the integers: the store keeps the type's low bytes */
         return start + k * delta;
