@@ -16,6 +16,7 @@
 #include "fill_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
+#include "group_join.h"
 #include "group_thread.h"
 
 /* Per emulating thread, so that several host threads may emulate at once. */
@@ -149,6 +150,15 @@ void dml_emulator_instruction(uint32_t id)
         e->trace->instruction = id;
 }
 
+void dml_emulator_part(uint32_t part)
+{
+    emulation* e = t_emulation;
+    if (!e || !e->group || part >= e->group->params.parts)
+        return;
+    e->group_view->bound[0] = e->group->bound[part][0];
+    e->group_view->bound_bytes[0] = e->group->bound_bytes[part][0];
+}
+
 static void run_thread(emulation* e, uint64_t block, uint32_t thread)
 {
     const dml_cuda_launch* l = e->launch;
@@ -158,8 +168,12 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     e->stored = 0;
     e->pass = e->pass_loads_after_store = e->first_pass_vector_stores = 0;
     e->pass_stored = 0;
-    dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
-        l->outer_rank);
+    if (e->group && e->group->params.row_join)
+        dml_join_thread(e->group->params.part, e->group->params.parts, &l->params, block, thread, l->grid, l->block,
+            l->element_size, l->wide);
+    else
+        dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide,
+            l->reverse, l->outer_rank);
     const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
     emu_account_thread(e, last_item < l->params.count);
 }
@@ -457,6 +471,15 @@ static void group_part_view(const dml_cuda_group_launch* g, uint32_t n, dml_cuda
  * does (dml_group_find_part) and running as that part's block. */
 static void emulate_group(emulation* e, const dml_cuda_group_launch* g, dml_cuda_launch* view, dml_coalescing* stats)
 {
+    e->group = g;
+    e->group_view = view;
+    if (g->params.row_join) { /* every block walks the joined rows: part[parts] */
+        group_part_view(g, g->params.parts, view);
+        e->launch = view;
+        for (uint32_t block = 0; block < g->grid; ++block)
+            emulate_kernel_block(e, stats, block);
+        return;
+    }
     uint32_t current = UINT32_MAX;
     for (uint32_t block = 0; block < g->grid; ++block) {
         const uint32_t n = dml_group_find_part(g->params.part, g->params.parts, block);

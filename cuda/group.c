@@ -8,6 +8,28 @@ int dml_cuda_groupable(const dml_plan* plan)
     return plan->kind == DML_PLAN_GATHER;
 }
 
+/* The lowest and highest input offsets a vector gather reads: its rows
+ * (row_length elements from their offset, forward) over the outer
+ * dimensions; other paths leave them 0 (unused). Within the tensor's
+ * offsets, so no sum overflows. */
+static void input_extent(const dml_cuda_launch* l, dml_group_part* part)
+{
+    const dml_gather_params* p = &l->params;
+    part->in_lowest = part->in_highest = 0;
+    if (l->mode != DML_CUDA_MODE_VECTOR)
+        return;
+    int64_t low = p->in_offset, high = p->in_offset + (int64_t)p->row_length - 1;
+    for (uint32_t d = 0; d < p->outer_rank; ++d) {
+        const int64_t span = (int64_t)(p->outer_sizes[d] - 1) * p->in_strides[d];
+        if (span < 0)
+            low += span;
+        else
+            high += span;
+    }
+    part->in_lowest = low;
+    part->in_highest = high;
+}
+
 /* Part n of the group from a plan's launch, bound to args; the part's
  * thread count kept in `blocks` until the group's block size is known. */
 static void add_part(dml_cuda_group_launch* g, const dml_cuda_launch* l, const dml_plan_args* args)
@@ -22,6 +44,7 @@ static void add_part(dml_cuda_group_launch* g, const dml_cuda_launch* l, const d
     part->first_block = 0;
     part->reserved = 0;
     part->blocks = l->grid * l->block; /* < 2^31: grid <= 2^16 SMs x 4 blocks, block <= 256 */
+    input_extent(l, part);
     g->wide |= l->wide;
     if (l->block > g->block)
         g->block = l->block;
@@ -33,6 +56,80 @@ static void add_part(dml_cuda_group_launch* g, const dml_cuda_launch* l, const d
     g->bound_bytes[n][0] = args->input_bytes;
     g->bound_bytes[n][1] = args->lengths_bytes;
     g->bound_bytes[n][2] = args->output_bytes;
+}
+
+/* The joined row's items (try_vectorize's rule, launch.c): a vector per
+ * item, and at least as many items as the row's most edge elements. */
+static uint64_t joined_row_items(uint64_t n, uint32_t lanes)
+{
+    const uint64_t rest = n % lanes, most_edges = rest + 1 < lanes ? rest + lanes : rest;
+    const uint64_t max_edges = most_edges < n ? most_edges : n;
+    return n / lanes > max_edges ? n / lanes : max_edges;
+}
+
+/* Whether the parts are a JOIN along the rows of one output: every part a
+ * forward vector gather into the same output, with the same rows (outer
+ * sizes and output strides), each starting where the previous one's row
+ * ends. */
+static int side_by_side(const dml_group_params* p)
+{
+    const dml_gather_params* first = &p->part[0].params;
+    int64_t column = 0;
+    for (uint32_t k = 0; k < p->parts; ++k) {
+        const dml_gather_params* q = &p->part[k].params;
+        if (p->part[k].mode != DML_CUDA_MODE_VECTOR || q->axis != -1 || q->out != first->out ||
+            q->outer_rank != first->outer_rank || q->lanes != first->lanes || q->out_offset != first->out_offset + column)
+            return 0;
+        for (uint32_t d = 0; d < first->outer_rank; ++d)
+            if (q->outer_sizes[d] != first->outer_sizes[d] || q->out_strides[d] != first->out_strides[d])
+                return 0;
+        column += (int64_t)q->row_length; /* < 2^63: the output holds every part's row */
+    }
+    return 1;
+}
+
+/* The joined-row path (group_join.h) when the parts are side by side: the
+ * output row's geometry as part[parts], the grid sized as a vector gather
+ * of it is (launch.c's rule: smaller blocks for launches too small to give
+ * every SM two blocks). */
+static int try_row_join(dml_cuda_group_launch* g, const dml_cuda_limits* limits)
+{
+    dml_group_params* p = &g->params;
+    if (p->parts < 2 || p->parts >= DML_GROUP_PARTS || !side_by_side(p))
+        return 0;
+    dml_gather_params joined = p->part[0].params;
+    const uint64_t rows = joined.count / joined.row_items;
+    joined.row_length = 0;
+    for (uint32_t k = 0; k < p->parts; ++k)
+        joined.row_length += p->part[k].params.row_length;
+    joined.row_items = joined_row_items(joined.row_length, joined.lanes);
+    joined.count = rows * joined.row_items; /* <= the output's elements */
+    if (!g->wide) {
+        if (joined.count >= (1ull << 31))
+            return 0;
+        joined.row_divisor = dml_divisor32_make((uint32_t)joined.row_items);
+    }
+    const uint64_t sms = limits->sm_count < 1 ? 1 : limits->sm_count < 65536 ? limits->sm_count : 65536;
+    uint32_t block = DML_CUDA_BLOCK;
+    while (block > 64 && (joined.count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) < 2 * sms)
+        block /= 2;
+    const uint64_t blocks = (joined.count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS);
+    const uint64_t resident = sms * DML_GROUP_BLOCKS_PER_SM(g->wide);
+    const uint32_t n = p->parts;
+    p->part[n].params = joined;
+    p->part[n].mode = DML_CUDA_MODE_VECTOR;
+    p->part[n].first_block = 0;
+    p->part[n].blocks = (uint32_t)(blocks < resident ? blocks : resident);
+    p->part[n].reserved = 0;
+    for (int r = 0; r < 3; ++r) {
+        g->bound[n][r] = g->bound[0][r];
+        g->bound_bytes[n][r] = g->bound_bytes[0][r];
+    }
+    p->row_join = 1;
+    g->block = block;
+    g->grid = p->part[n].blocks;
+    g->shared_bytes = 0;
+    return 1;
 }
 
 void dml_cuda_plan_group(const dml_plan* const* plans, const dml_cuda_launch* const* compiled,
@@ -54,6 +151,8 @@ void dml_cuda_plan_group(const dml_plan* const* plans, const dml_cuda_launch* co
         if (l->grid > 0)
             add_part(group, l, &args[k]);
     }
+    if (try_row_join(group, limits))
+        return;
     /* Every part as many threads as planned, in blocks of the group's size
      * (a tiled part's are already that size: 256, the largest). */
     for (uint32_t n = 0; n < group->params.parts; ++n) {

@@ -13,6 +13,7 @@
  * Register budget: DML_GROUP_BLOCKS_PER_SM (group_params.h).
  */
 #include "group.h"
+#include "group_join.h"
 #include "group_kernel.h"
 #include "group_thread.h"
 #include "tiled_block.h"
@@ -25,7 +26,8 @@
 template <unsigned Parts>
 struct dml_group_params_of {
     uint32_t parts;
-    uint32_t reserved[3];
+    uint32_t row_join;
+    uint32_t reserved[2];
     dml_group_part part[Parts];
 };
 
@@ -41,6 +43,11 @@ __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GROUP_BLOCKS_PER_SM(Wide))
 dml_group_kernel(const __grid_constant__ dml_group_params_of<Parts> params)
 {
     extern __shared__ __align__(16) unsigned char tile[];
+    if (params.row_join) {
+        dml_join_thread(params.part, params.parts, &params.part[params.parts].params, blockIdx.x, threadIdx.x,
+            gridDim.x, blockDim.x, ElementSize, Wide);
+        return;
+    }
     const dml_group_part* part = &params.part[dml_group_find_part(params.part, params.parts, blockIdx.x)];
     const uint32_t block = blockIdx.x - part->first_block;
     const dml_gather_params* p = &part->params;

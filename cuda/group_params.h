@@ -23,7 +23,7 @@
 #include "gather_params.h"
 
 #define DML_GROUP_PARAM_BYTES 32764u
-#define DML_GROUP_PARTS 47u
+#define DML_GROUP_PARTS 46u
 #define DML_GROUP_SMALL_PARTS 4u
 
 typedef struct dml_group_part {
@@ -32,11 +32,20 @@ typedef struct dml_group_part {
     uint32_t blocks;      /* its blocks: the grid its grid-stride loops see */
     uint32_t mode;        /* dml_cuda_mode: SCALAR, VECTOR, VECTOR_REVERSED or TILED */
     uint32_t reserved;
+    /* The lowest and highest input element offsets the part reads: every
+     * byte between them is inside its bound input range (a tensor's
+     * elements lie inside its binding), so the joined-row path
+     * (group_join.h) may load any aligned vector within them whole. */
+    int64_t in_lowest, in_highest;
 } dml_group_part;
 
+/* row_join (group_join.h): the parts are side by side in the rows of one
+ * output and every block walks the joined rows, whose geometry (a vector
+ * gather's, output side) is part[parts]; first_block and blocks unused. */
 typedef struct dml_group_params {
-    uint32_t parts; /* 1 .. DML_GROUP_PARTS, each with blocks >= 1 */
-    uint32_t reserved[3];
+    uint32_t parts; /* 1 .. DML_GROUP_PARTS, each with blocks >= 1; row_join: 2 .. DML_GROUP_PARTS - 1 */
+    uint32_t row_join;
+    uint32_t reserved[2];
     dml_group_part part[DML_GROUP_PARTS];
 } dml_group_params;
 

@@ -8,7 +8,8 @@
  * the emulator against that part's own buffers, each allocated to its exact
  * size (and a part whose bound range is one element short is caught). Parts
  * of very different sizes, 64 parts, a transposed (tiled) part among vector
- * ones, and parts of both index widths in one group.
+ * ones, parts of both index widths in one group, and JOINs whose warps walk
+ * whole output rows (group_join.h).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static void tensor_init(tensor_spec* t, DML_TENSOR_DATA_TYPE type, const uint32_
 typedef struct run_log {
     const dml_cuda_launch* compiled[MAX_PARTS];
     dml_plan_args args[MAX_PARTS];
-    uint32_t singles, launches, parts;
+    uint32_t singles, launches, parts, row_joins;
     int wide, tiled;
     int shrink_last_input; /* make the last part's input range one element short */
 } run_log;
@@ -72,7 +73,12 @@ static int on_grouped(void* context, const dml_cuda_group_launch* g)
     ck_assert(g->block == 64 || g->block == 128 || g->block == 256);
     ck_assert(!g->shared_bytes || g->block == DML_CUDA_BLOCK);
     uint32_t first = 0;
-    for (uint32_t n = 0; n < p->parts; ++n) {
+    log->row_joins += p->row_join;
+    if (p->row_join) { /* one partition: the joined rows, part[parts] */
+        ck_assert_uint_lt(p->parts, DML_GROUP_PARTS);
+        ck_assert_uint_eq(p->part[p->parts].blocks, g->grid);
+    }
+    for (uint32_t n = 0; n < p->parts && !p->row_join; ++n) {
         ck_assert_uint_eq(p->part[n].first_block, first);
         ck_assert_uint_ge(p->part[n].blocks, 1);
         first += p->part[n].blocks;
@@ -81,7 +87,7 @@ static int on_grouped(void* context, const dml_cuda_group_launch* g)
                 ck_abort_msg("block %u is not found in part %u", b, n);
         log->tiled |= p->part[n].mode == DML_CUDA_MODE_TILED;
     }
-    ck_assert_uint_eq(g->grid, first);
+    ck_assert(p->row_join || g->grid == first);
     log->launches++;
     log->parts += p->parts;
     log->wide |= g->wide;
@@ -227,6 +233,7 @@ START_TEST(uneven_inner_parts_are_one_launch)
         ck_assert_uint_eq(log.launches, 1);
         ck_assert_uint_eq(log.singles, 0);
         ck_assert_uint_eq(log.parts, 2);
+        ck_assert_uint_eq(log.row_joins, split ? 0 : 1); /* a JOIN's warps walk whole output rows */
     }
 }
 END_TEST
@@ -263,6 +270,27 @@ START_TEST(sixty_four_parts_of_very_different_sizes)
             ck_assert_uint_eq(log.singles, 0);
             ck_assert_uint_eq(log.parts, MAX_PARTS);
         }
+}
+END_TEST
+
+/* 64 parts each at least a vector wide, of very different widths, side by
+ * side: two launches, each walking its 32 parts' share of the rows. */
+START_TEST(sixty_four_joined_rows)
+{
+    uint32_t widths[MAX_PARTS];
+    uint32_t seed = 777u + (uint32_t)_i;
+    for (uint32_t k = 0; k < MAX_PARTS; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        widths[k] = 16 + (k % 9 == 2 ? 400 : 0) + (seed >> 16) % 23;
+    }
+    run_log log = { 0 };
+    join_split(types[_i], 0, 1, MAX_PARTS, widths, 5, 1, NULL, 132, 0, &log);
+    ck_assert_uint_eq(log.launches, 2);
+    ck_assert_uint_eq(log.row_joins, 2);
+    run_log wide = { 0 };
+    join_split(types[_i], 0, 1, MAX_PARTS, widths, 3, 1, NULL, 1, 1, &wide);
+    ck_assert_uint_eq(wide.row_joins, 2);
+    ck_assert(wide.wide);
 }
 END_TEST
 
@@ -310,6 +338,7 @@ int main(void)
     tcase_add_loop_test(tc, uneven_inner_parts_are_one_launch, 0, n);
     tcase_add_loop_test(tc, copies_are_folded_into_the_launch, 0, n);
     tcase_add_loop_test(tc, sixty_four_parts_of_very_different_sizes, 0, n);
+    tcase_add_loop_test(tc, sixty_four_joined_rows, 0, n);
     tcase_add_loop_test(tc, tiled_part_among_vector_parts, 0, n);
     tcase_add_loop_test(tc, index_widths_mixed, 0, n);
     tcase_add_loop_test(tc, each_part_is_bounded_by_its_own_buffers, 0, n);
