@@ -89,6 +89,15 @@ void dml_emulator_access(int site, int is_store, const void* address, unsigned b
         emu_trace_access(e->trace, site, is_store, (uint64_t)(uintptr_t)address, bytes);
 }
 
+/* A value a lane received by a shuffle from the lane that loaded it (the
+ * PAD row path): checked as that load was, not counted (a register move). */
+void dml_emulator_shuffled_load(const void* address, unsigned bytes)
+{
+    emulation* e = t_emulation;
+    if (e && e->launch)
+        check_access(e, DML_SITE_LOAD, 0, (uint64_t)(uintptr_t)address, bytes);
+}
+
 void dml_emulator_pass(void)
 {
     emulation* e = t_emulation;
@@ -209,7 +218,8 @@ static void emulate_scale_bias(emulation* e)
 
 /* A PAD launch: its threads one after the other, each access checked; with
  * statistics, warp by warp, a warp's accesses grouped by the pass that made
- * them (pad_thread.h names each). */
+ * them (pad_thread.h names each). On the row path a lane's shuffles read
+ * what their source lane loaded (pad_rows_thread.h). */
 static void emulate_pad(emulation* e)
 {
     const dml_cuda_launch* l = e->launch;
@@ -221,7 +231,10 @@ static void emulate_pad(emulation* e)
                 e->thread = warp + lane;
                 if (w)
                     w->lane = (int)lane;
-                dml_pad_thread(&l->pad_params, block, warp + lane, l->grid, l->block, l->wide);
+                if (l->pad_params.rows)
+                    dml_pad_rows_thread(&l->pad_params, block, warp + lane, l->grid, l->block, l->wide);
+                else
+                    dml_pad_thread(&l->pad_params, block, warp + lane, l->grid, l->block, l->wide);
             }
             if (w && !w->failed)
                 emu_account_tiled_warp(w, e->stats);

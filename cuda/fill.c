@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "grid_stride.h"
+
 void dml_cuda_plan_fill(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
 {
     memset(launch, 0, sizeof *launch);
@@ -21,9 +23,5 @@ void dml_cuda_plan_fill(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch
     } else {
         p->items = plan->element_count;
     }
-    uint64_t blocks = (p->items + DML_CUDA_BLOCK - 1) / DML_CUDA_BLOCK;
-    uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
-    launch->block = DML_CUDA_BLOCK;
-    launch->blocks_per_sm = DML_CUDA_BLOCKS_PER_SM;
-    launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+    dml_cuda_grid_stride(launch, p->items, DML_CUDA_BLOCK, sm_count);
 }

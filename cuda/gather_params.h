@@ -143,9 +143,19 @@ typedef struct dml_gather_params {
      * for square tiles). Staged tiles (tile_staged != 0, tile_staged.h):
      * stage_pitch words of shared memory per tile row; stage_loads and
      * stage_stores warp instructions per tile row in each phase. A block's
-     * shared memory is the tile's: the launch's shared_bytes (launch.h). */
+     * shared memory is the tile's: the launch's shared_bytes (launch.h).
+     * Flat phases, when nothing reverses and the tile's input (or output)
+     * is one contiguous range, so that rows of a few elements still move
+     * whole sectors: stage_flat_load, the tile spans across whole and its
+     * rows' input pieces are adjacent (in_inner == across_size *
+     * in_across): shared memory holds that range's bytes, one row of
+     * stage_pitch words, and stage_loads counts the range's instructions;
+     * stage_flat_store, the tile spans the output rows whole and they are
+     * adjacent (out_across == row_length): stage_stores counts the
+     * instructions over the tile's output range. */
     uint32_t tile_inner, tile_across;
     uint32_t tile_staged, stage_pitch, stage_loads, stage_stores;
+    uint32_t stage_flat_load, stage_flat_store;
 
     /* Outer dimensions, outermost first. index32 launches use the 32-bit
      * copies; others the 64-bit ones. */

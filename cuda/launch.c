@@ -228,13 +228,64 @@ static uint64_t staged_pieces(const staged_problem* q)
     return best;
 }
 
+/* A flat load (tile_staged.h) when nothing reverses and the tile rows'
+ * input pieces, across whole, are adjacent and short (a warp's width of
+ * rows within DML_TILE_FLAT_LOAD_BYTES: SPACE_TO_DEPTH's blocks):
+ * the tile spans across, and is tall enough along the output rows, in
+ * warps' 128 (256) bytes of them, for DML_TILE_FLAT_LOAD_BYTES of input,
+ * halved while that leaves resident blocks without a tile (down to one
+ * warp's width). Returns the tile's height, 0 for no flat load. */
+static uint64_t flat_load_inner(const dml_gather_params* p, uint32_t e, uint64_t batches, uint64_t inner,
+    const dml_cuda_limits* limits)
+{
+    if (p->axis >= 0 || p->across_size >= DML_TILE_MIN_ROW_BYTES / e ||
+        p->in_inner != (int64_t)p->across_size * p->in_across)
+        return 0;
+    const uint64_t row_bytes = p->across_size * e;
+    uint64_t tall = DML_TILE_FLAT_LOAD_BYTES / (inner * row_bytes);
+    if (tall < 1)
+        return 0; /* pieces of 32 bytes or more: rows load well enough */
+    for (; tall > 1; tall /= 2) {
+        const uint64_t height = inner * tall, shared = (height * row_bytes + 6) / 4 * 4;
+        const uint64_t tiles = batches * ((p->row_length + height - 1) / height);
+        if (tiles >= (uint64_t)limits->sm_count * tiled_blocks_per_sm(shared, limits))
+            break;
+    }
+    return inner * tall < p->row_length ? inner * tall : p->row_length;
+}
+
+/* A flat load's shape: the tile spans across; one shared row of the
+ * range's words from its 4-byte aligned start. */
+static void stage_flat_load(dml_gather_params* p, uint32_t e, uint64_t inner)
+{
+    const uint64_t bytes = inner * p->across_size * e;
+    p->tile_inner = (uint32_t)inner;
+    p->tile_across = (uint32_t)p->across_size;
+    p->stage_pitch = (uint32_t)((bytes + 3 + 3) / 4);
+    p->stage_loads = (uint32_t)(((31 + bytes + 3) / 4 + 31) / 32);
+    p->stage_flat_load = 1;
+}
+
+/* Phase 2's instructions, once the tile's shape is set: per output row
+ * piece, or a flat store's over the tile's output (the tile spans the
+ * output rows, which are adjacent, and nothing reverses); units from the
+ * aligned start to the last byte. */
+static void stage_stores(dml_gather_params* p, uint32_t e)
+{
+    const uint32_t unit = e < 4 ? 4 : e;
+    p->stage_flat_store = p->axis < 0 && p->tile_inner == p->row_length && p->out_across == (int64_t)p->row_length;
+    const uint64_t bytes = (uint64_t)p->tile_inner * e * (p->stage_flat_store ? p->tile_across : 1);
+    p->stage_stores = (uint32_t)(((unit - e + bytes + unit - 1) / unit + 31) / 32);
+    p->tile_staged = 1;
+}
+
 /* Staged tiles (tile_staged.h) when the output rows are contiguous, each
  * tile row reads one input row and each output row of a tile is one output
  * row (a reversal's lengths do not change along the side it would split).
  * The shape: tile_inner elements along the output rows, 128 bytes of them
  * (256 for 8-byte elements; fewer when the rows are shorter), so that an
  * output row's piece is a warp's words; along across, even pieces of it
- * (staged_pieces). */
+ * (staged_pieces), or a flat load's shape (flat_load_inner). */
 static int stage_tiles(dml_gather_params* p, uint32_t e, uint64_t batches, const dml_cuda_limits* limits)
 {
     if (p->out_inner != 1)
@@ -245,10 +296,15 @@ static int stage_tiles(dml_gather_params* p, uint32_t e, uint64_t batches, const
         return 0; /* a unit's elements would go to different output rows */
     if (p->axis >= 0 && p->axis != DML_TILE_AXIS_ACROSS_STORED(p) && p->len_across != 0)
         return 0; /* a tile row would read several input rows */
-    const uint32_t unit = e < 4 ? 4 : e;
     uint64_t inner = (e < 8 ? 128 : 256) / e;
     if (inner > p->row_length)
         inner = p->row_length;
+    const uint64_t flat_inner = flat_load_inner(p, e, batches, inner, limits);
+    if (flat_inner) {
+        stage_flat_load(p, e, flat_inner);
+        stage_stores(p, e);
+        return 1;
+    }
     uint64_t pitch = DML_TILE_MAX_SHARED_BYTES / 4 / inner;
     pitch -= pitch % 2 == 0;
     const staged_problem q = { p->across_size, inner, (4 * pitch - 3) / e, /* a row's elements, from any alignment */
@@ -260,9 +316,7 @@ static int stage_tiles(dml_gather_params* p, uint32_t e, uint64_t batches, const
     p->stage_pitch = (uint32_t)s.pitch;
     /* words from a row's sector-aligned window start to its last byte */
     p->stage_loads = (uint32_t)(((31 + across * e + 3) / 4 + 31) / 32);
-    /* units from an output row piece's aligned start to its last byte */
-    p->stage_stores = (uint32_t)(((unit - e + inner * e + unit - 1) / unit + 31) / 32);
-    p->tile_staged = 1;
+    stage_stores(p, e);
     return 1;
 }
 
@@ -364,7 +418,8 @@ static void plan_tiled_grid(dml_cuda_launch* launch, const dml_cuda_limits* limi
 {
     const dml_gather_params* p = &launch->params;
     const uint32_t word = launch->element_size == 8 ? 8 : 4;
-    launch->shared_bytes = p->tile_staged ? p->tile_inner * p->stage_pitch * 4 : DML_TILE_WORDS * word;
+    const uint32_t shared_rows = p->stage_flat_load ? 1 : p->tile_inner;
+    launch->shared_bytes = p->tile_staged ? shared_rows * p->stage_pitch * 4 : DML_TILE_WORDS * word;
     launch->blocks_per_sm = tiled_blocks_per_sm(launch->shared_bytes, limits);
     const uint64_t resident = (uint64_t)limits->sm_count * launch->blocks_per_sm;
     launch->outer_rank = -1;

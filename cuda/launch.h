@@ -48,6 +48,9 @@ typedef struct dml_cuda_limits {
 
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
+/* A flat load's input per tile (launch.c, flat_load_inner): from any
+ * alignment it loads at >= 0.99 of its sectors. */
+#define DML_TILE_FLAT_LOAD_BYTES 4096
 #define DML_TILE_WAVE_SLACK 3
 #define DML_TILE_WAVE_SEARCH 1024
 

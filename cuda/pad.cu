@@ -1,19 +1,25 @@
 /*
  * pad.cu — the DML_PLAN_PAD kernels: thin __global__ wrappers around
- * pad_thread.h (the emulator runs the same code), one per index width.
+ * pad_thread.h (the emulator runs the same code), one per index width and
+ * path (flat, rows: pad.c decides).
  */
 #include "pad_kernel.h"
 #include "pad_thread.h"
 
-template <int Wide>
+template <int Wide, int Rows>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK) dml_pad_kernel(const dml_pad_params params)
 {
-    dml_pad_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide);
+    if (Rows)
+        dml_pad_rows_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide);
+    else
+        dml_pad_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide);
 }
 
 static const void* pad_kernel(const dml_cuda_launch* launch)
 {
-    return launch->wide ? (const void*)dml_pad_kernel<1> : (const void*)dml_pad_kernel<0>;
+    if (launch->pad_params.rows)
+        return launch->wide ? (const void*)dml_pad_kernel<1, 1> : (const void*)dml_pad_kernel<0, 1>;
+    return launch->wide ? (const void*)dml_pad_kernel<1, 0> : (const void*)dml_pad_kernel<0, 0>;
 }
 
 extern "C" cudaError_t dml_cuda_launch_pad(const dml_cuda_launch* launch, cudaStream_t stream)

@@ -9,9 +9,11 @@
 
 #include "launch.h"
 
-/* Fills launch for a PAD plan: blocks of DML_CUDA_BLOCK threads, at most
- * DML_CUDA_BLOCKS_PER_SM per SM, grid-stride beyond that; 64-bit indexing
- * unless the plan's index32. */
+/* Fills launch for a PAD plan: the row path (pad_params.rows; a warp per
+ * row segment) where rows are contiguous and DML_PAD_ROW_MIN_WIDTH wide,
+ * else the flat one (a thread per element); blocks of DML_CUDA_BLOCK
+ * threads, at most DML_CUDA_BLOCKS_PER_SM per SM, grid-stride beyond that;
+ * 64-bit indexing unless the plan's index32. */
 void dml_cuda_plan_pad(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch);
 
 #endif /* DML_CUDA_PAD_H */

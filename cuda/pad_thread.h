@@ -1,6 +1,7 @@
 /*
  * pad_thread.h — one CUDA thread of a DML_PLAN_PAD launch (PADDING,
- * PADDING1): a grid-stride loop over flat output indices, so consecutive
+ * PADDING1) on the flat path (pad_rows_thread.h has the row path, which
+ * pad.c prefers): a grid-stride loop over flat output indices, so consecutive
  * threads of a warp take consecutive elements of the plan's innermost
  * dimension, the output's contiguous one (coalesced stores by construction;
  * the interior's loads are consecutive too, a border's fold reads elements
@@ -85,5 +86,7 @@ DML_HD void dml_pad_thread(const dml_pad_params* p, uint64_t block_index, uint32
         dml_store_element(out + dst * (int64_t)e, value, e, DML_SITE_STORE);
     }
 }
+
+#include "pad_rows_thread.h" /* the row path: dml_pad_rows_thread */
 
 #endif /* DML_CUDA_PAD_THREAD_H */

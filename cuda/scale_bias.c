@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "grid_stride.h"
 
 void dml_cuda_plan_scale_bias(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)
 {
@@ -9,9 +10,5 @@ void dml_cuda_plan_scale_bias(const dml_plan* plan, uint32_t sm_count, dml_cuda_
     launch->scale_bias = 1;
     launch->element_size = plan->element_size;
     launch->scale_bias_params.plan = *plan;
-    uint64_t blocks = (plan->element_count + DML_CUDA_BLOCK - 1) / DML_CUDA_BLOCK;
-    uint64_t resident = (uint64_t)(sm_count ? sm_count : 1) * DML_CUDA_BLOCKS_PER_SM;
-    launch->block = DML_CUDA_BLOCK;
-    launch->blocks_per_sm = DML_CUDA_BLOCKS_PER_SM;
-    launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+    dml_cuda_grid_stride(launch, plan->element_count, DML_CUDA_BLOCK, sm_count);
 }

@@ -26,6 +26,15 @@
  *     lane group, so a warp's reads fall in different banks.
  *   barrier
  *
+ * Flat phases (launch.c decides; never when something reverses): when
+ * the tile's rows read adjacent pieces of input (stage_flat_load), phase 1
+ * loads the tile's one input range as one row, and an element's shared
+ * byte is its offset from that row's base; when the tile's output rows
+ * are whole and adjacent (stage_flat_store), phase 2 assembles its units
+ * over the tile's one output range, element k of it being (k % row_length,
+ * j0 + k / row_length). Rows of a few elements (DEPTH_TO_SPACE's and
+ * SPACE_TO_DEPTH's blocks) then move whole sectors.
+ *
  * Each warp takes (row, instruction) pairs in turn, every row's first
  * instruction before any row's second (those are often empty: rows end
  * early); phase 1 DML_CUDA_ITEMS of them per pass, all loads of a pass
@@ -77,6 +86,44 @@ DML_HD dml_stage_row dml_staged_row(const dml_gather_params* p, const dml_tile_o
     return r;
 }
 
+/* A flat load's one range (stage_flat_load: nothing reverses, the tile
+ * spans across whole, rows' pieces adjacent): the tile's input [lo, hi),
+ * its batch's whole input [span_lo, span_hi) (every byte of it is read),
+ * the 4-byte aligned base of the shared row. */
+DML_HD dml_stage_row dml_staged_flat_row(const dml_gather_params* p, const dml_tile_origin* o, uint32_t element_size)
+{
+    const uint64_t i1 = dml_min64(o->i0 + p->tile_inner, p->row_length);
+    const int64_t last_j = (int64_t)(p->across_size - 1) * p->in_across;
+    const uintptr_t in = (uintptr_t)p->in;
+    const uintptr_t first = in + (uintptr_t)((o->in + (int64_t)o->i0 * p->in_inner) * element_size);
+    const uintptr_t last = in + (uintptr_t)((o->in + (int64_t)(i1 - 1) * p->in_inner + last_j) * element_size);
+    const uintptr_t span_first = in + (uintptr_t)(o->in * element_size);
+    const uintptr_t span_last =
+        in + (uintptr_t)((o->in + (int64_t)(p->row_length - 1) * p->in_inner + last_j) * element_size);
+    dml_stage_row r;
+    r.lo = first < last ? first : last;
+    r.hi = (first < last ? last : first) + element_size;
+    r.span_lo = span_first < span_last ? span_first : span_last;
+    r.span_hi = (span_first < span_last ? span_last : span_first) + element_size;
+    r.base = r.lo - r.lo % 4;
+    r.row = o->in;
+    return r;
+}
+
+/* Tile row r's input (a flat load: the tile's one range, r = 0). */
+DML_HD dml_stage_row dml_staged_load_row(const dml_gather_params* p, const dml_tile_origin* o, uint32_t r,
+    uint32_t element_size)
+{
+    return p->stage_flat_load ? dml_staged_flat_row(p, o, element_size)
+                              : dml_staged_row(p, o, o->i0 + r, element_size);
+}
+
+/* The tile rows of phase 1: one for a flat load. */
+DML_HD uint32_t dml_staged_load_rows(const dml_gather_params* p, const dml_tile_origin* o)
+{
+    return p->stage_flat_load ? 1 : (uint32_t)dml_min64(p->tile_inner, p->row_length - o->i0);
+}
+
 /* The aligned word at `word`: whole when inside the input row, else its
  * elements inside it one by one (the others 0). */
 DML_HD uint32_t dml_staged_read_word(uintptr_t word, const dml_stage_row* r, uint32_t element_size)
@@ -99,7 +146,7 @@ DML_HD void dml_staged_load(const dml_gather_params* p, uint64_t tile, uint32_t 
 {
     const dml_tile_origin o = dml_locate_tile(p, tile, wide);
     const uint32_t lane = thread % DML_TILE, warp = thread / DML_TILE;
-    const uint32_t rows = (uint32_t)dml_min64(p->tile_inner, p->row_length - o.i0);
+    const uint32_t rows = dml_staged_load_rows(p, &o);
     const uint32_t pairs = rows * p->stage_loads;
     for (uint32_t first = warp; first < pairs; first += DML_STAGE_WARPS * DML_CUDA_ITEMS) {
         uint32_t values[DML_CUDA_ITEMS];
@@ -112,7 +159,7 @@ DML_HD void dml_staged_load(const dml_gather_params* p, uint64_t tile, uint32_t 
             DML_INSTRUCTION(2 * q);
             if (q < pairs) {
                 const uint32_t r = q % rows, k = q / rows;
-                const dml_stage_row row = dml_staged_row(p, &o, o.i0 + r, element_size);
+                const dml_stage_row row = dml_staged_load_row(p, &o, r, element_size);
                 const uintptr_t word = row.lo - row.lo % DML_STAGE_SECTOR + 4 * (DML_TILE * k + lane);
                 if (word + 4 > row.lo && word < row.hi) {
                     values[n] = dml_staged_read_word(word, &row, element_size);
@@ -137,27 +184,30 @@ DML_HD uint32_t dml_staged_thread_loads(const dml_gather_params* p, uint64_t til
 {
     const dml_tile_origin o = dml_locate_tile(p, tile, wide);
     const uint32_t lane = thread % DML_TILE, warp = thread / DML_TILE;
-    const uint32_t rows = (uint32_t)dml_min64(p->tile_inner, p->row_length - o.i0), pairs = rows * p->stage_loads;
+    const uint32_t rows = dml_staged_load_rows(p, &o), pairs = rows * p->stage_loads;
     uint32_t n = 0;
     for (int k = 0; k < DML_CUDA_ITEMS; ++k) {
         const uint32_t q = warp + (uint32_t)k * DML_STAGE_WARPS;
         if (q >= pairs)
             continue;
-        const dml_stage_row row = dml_staged_row(p, &o, o.i0 + q % rows, element_size);
+        const dml_stage_row row = dml_staged_load_row(p, &o, q % rows, element_size);
         const uintptr_t word = row.lo - row.lo % DML_STAGE_SECTOR + 4 * (DML_TILE * (q / rows) + lane);
         n += word + 4 > row.lo && word < row.hi;
     }
     return n;
 }
 
-/* The element (i, j) of the tile, from its shared row. */
+/* The element (i, j) of the tile, from its shared row (a flat load's one
+ * row). */
 DML_HD uint64_t dml_staged_element(const dml_gather_params* p, const dml_tile_origin* o, const unsigned char* shared,
     uint64_t i, uint64_t j, uint32_t element_size)
 {
-    const dml_stage_row row = dml_staged_row(p, o, i, element_size);
-    const uintptr_t at = (uintptr_t)p->in + (uintptr_t)((row.row + (int64_t)j * p->in_across) * element_size);
+    const int flat = p->stage_flat_load != 0;
+    const dml_stage_row row = flat ? dml_staged_flat_row(p, o, element_size) : dml_staged_row(p, o, i, element_size);
+    const int64_t source = flat ? row.row + (int64_t)i * p->in_inner : row.row;
+    const uintptr_t at = (uintptr_t)p->in + (uintptr_t)((source + (int64_t)j * p->in_across) * element_size);
     const uint32_t byte = (uint32_t)(at - row.base);
-    const uint32_t word = (uint32_t)(i - o->i0) * p->stage_pitch + byte / 4;
+    const uint32_t word = (flat ? 0 : (uint32_t)(i - o->i0) * p->stage_pitch) + byte / 4;
     if (element_size == 8)
         return dml_shared_load(shared, word, 4) | dml_shared_load(shared, word + 1, 4) << 32;
     const uint64_t value = dml_shared_load(shared, word, 4) >> (8 * (byte % 4));
@@ -166,7 +216,9 @@ DML_HD uint64_t dml_staged_element(const dml_gather_params* p, const dml_tile_or
 
 /* Phase 2's pair q: output row q % columns of the tile, its instruction
  * q / columns. The elements i0.. of the row's piece lie at [lo, hi) (the
- * output row is contiguous); the lane's unit at `at`. */
+ * output row is contiguous); the lane's unit at `at`. A flat store's pair
+ * q is its instruction q over the tile's output [lo, hi), its rows j0..
+ * whole and adjacent. */
 typedef struct dml_stage_unit {
     uintptr_t lo, hi, at;
     uint64_t j;
@@ -177,12 +229,14 @@ DML_HD dml_stage_unit dml_staged_unit(const dml_gather_params* p, const dml_tile
 {
     const uint32_t unit = element_size < 4 ? 4 : element_size;
     dml_stage_unit u;
-    u.j = o->j0 + q % columns;
+    const int flat = p->stage_flat_store != 0;
+    u.j = flat ? o->j0 : o->j0 + q % columns;
     const int64_t jo = reverses ? dml_reversed_coordinate(u.j, length) : (int64_t)u.j;
     const int64_t out_row = o->out + jo * p->out_across;
+    const int64_t end = flat ? (int64_t)columns * p->out_across : (int64_t)i1;
     u.lo = (uintptr_t)p->out + (uintptr_t)((out_row + (int64_t)o->i0) * element_size);
-    u.hi = (uintptr_t)p->out + (uintptr_t)((out_row + (int64_t)i1) * element_size);
-    u.at = u.lo - u.lo % unit + (uintptr_t)unit * (DML_TILE * (q / columns) + lane);
+    u.hi = (uintptr_t)p->out + (uintptr_t)((out_row + end) * element_size);
+    u.at = u.lo - u.lo % unit + (uintptr_t)unit * (DML_TILE * (flat ? q : q / columns) + lane);
     return u;
 }
 
@@ -197,7 +251,7 @@ DML_HD void dml_staged_store(const dml_gather_params* p, uint64_t tile, uint32_t
     const uint32_t ids = 2 * slots + 1; /* instruction ids per pair: reads, the unit store, element stores */
     const uint32_t columns = (uint32_t)dml_min64(p->tile_across, p->across_size - o.j0);
     const uint64_t i1 = dml_min64(o.i0 + p->tile_inner, p->row_length);
-    const uint32_t pairs = columns * p->stage_stores;
+    const uint32_t pairs = p->stage_flat_store ? p->stage_stores : columns * p->stage_stores;
     /* a reversed across axis: one length for the tile (launch.c) */
     const int reverses = p->axis >= 0 && p->axis == DML_TILE_AXIS_ACROSS_STORED(p);
     DML_INSTRUCTION(0xFFFFFFFEu);
@@ -214,8 +268,12 @@ DML_HD void dml_staged_store(const dml_gather_params* p, uint64_t tile, uint32_t
             const uintptr_t a = u.at + slot * element_size;
             DML_INSTRUCTION(ids * q + s);
             if (a >= u.lo && a < u.hi) {
-                const uint64_t i = o.i0 + (a - u.lo) / element_size;
-                value |= dml_staged_element(p, &o, shared, i, u.j, element_size) << (8 * slot * element_size);
+                const uint32_t k = (uint32_t)((a - u.lo) / element_size);
+                /* a flat store's k-th element: row k / row_length (i0 = 0) */
+                const uint32_t row_length = (uint32_t)p->row_length;
+                const uint64_t i = p->stage_flat_store ? k % row_length : o.i0 + k;
+                const uint64_t j = p->stage_flat_store ? u.j + k / row_length : u.j;
+                value |= dml_staged_element(p, &o, shared, i, j, element_size) << (8 * slot * element_size);
             }
         }
         DML_INSTRUCTION(ids * q + slots);

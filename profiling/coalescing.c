@@ -182,11 +182,12 @@ static int padding_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_
     }
     char pattern[32], what[64];
     snprintf(pattern, sizeof pattern, "%s-hw%u", modes[mode], pad);
-    snprintf(what, sizeof what, "pad/%s %ux%u", launch.wide ? "64" : "32", launch.grid, launch.block);
+    const char* path = launch.pad_params.rows ? "pad-rows" : "pad"; /* pad.c's choice */
+    snprintf(what, sizeof what, "%s/%s %ux%u", path, launch.wide ? "64" : "32", launch.grid, launch.block);
     const double load = dml_coalescing_load_efficiency(&stats), store = dml_coalescing_store_efficiency(&stats);
     if (csv)
-        printf("PADDING,%u,%s,%llu,pad,%s,%u,%u,%.4f,%.4f,%llu,%llu,0,,,,,%u,0,0,0,0\n", e, pattern,
-            (unsigned long long)out_bytes, launch.wide ? "64" : "32", launch.grid, launch.block, load, store,
+        printf("PADDING,%u,%s,%llu,%s,%s,%u,%u,%.4f,%.4f,%llu,%llu,0,,,,,%u,0,0,0,0\n", e, pattern,
+            (unsigned long long)out_bytes, path, launch.wide ? "64" : "32", launch.grid, launch.block, load, store,
             (unsigned long long)stats.load_requests, (unsigned long long)stats.store_requests, launch.blocks_per_sm);
     else
         printf("%-20s %4u %-16s %9llu  %-27s %6.3f %6.3f %8llu %8llu %8u %6s\n", "PADDING", e, pattern,
@@ -306,5 +307,6 @@ int main(int argc, char** argv)
     failures += fill_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_cast_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_join_split_rows(csv, bytes, row_bytes, sm_count);
+    failures += coalescing_affine_rows(csv, bytes, row_bytes, sm_count);
     return failures ? 1 : 0;
 }

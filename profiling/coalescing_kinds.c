@@ -216,8 +216,9 @@ static void print_row(int csv, const char* op, uint32_t e, const char* pattern, 
 static void packed_tensor(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_DATA_TYPE type,
     const uint32_t* sizes)
 {
+    /* DMLCalcBufferTensorSize's total: the bytes, rounded up to 4 */
     *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, 2, sizes, NULL,
-        (uint64_t)sizes[0] * sizes[1] * dml_data_type_size(type), 0 };
+        ((uint64_t)sizes[0] * sizes[1] * dml_data_type_size(type) + 3) & ~(uint64_t)3, 0 };
     *t = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, b };
 }
 
@@ -301,5 +302,83 @@ int coalescing_join_split_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint
             for (int inner = 1; inner >= 0; inner--)
                 for (int uneven = 0; uneven <= inner; uneven++)
                     failures += join_split_row(csv, bytes, row_bytes, sm_count, e, (uint32_t)inner, split, uneven);
+    return failures;
+}
+
+/* A packed tensor of `rank` sizes (sizes must outlive the desc). */
+static void packed_nd(DML_BUFFER_TENSOR_DESC* b, DML_TENSOR_DESC* t, DML_TENSOR_DATA_TYPE type, uint32_t rank,
+    const uint32_t* sizes)
+{
+    uint64_t bytes = dml_data_type_size(type);
+    for (uint32_t i = 0; i < rank; i++)
+        bytes *= sizes[i];
+    *b = (DML_BUFFER_TENSOR_DESC){ type, DML_TENSOR_FLAG_NONE, rank, sizes, NULL, (bytes + 3) & ~(uint64_t)3, 0 };
+    *t = (DML_TENSOR_DESC){ DML_TENSOR_TYPE_BUFFER, b };
+}
+
+/* TILE of [R, W/2] into [R, W] (inner: each row repeated along itself) and
+ * of [R/2, W] into [R, W] (outer: the whole tensor twice). */
+static int tile_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count, uint32_t e, int inner)
+{
+    uint32_t out[2], in[2];
+    row_shape(bytes, row_bytes, e, out);
+    out[0] &= ~1u;
+    out[1] &= ~1u;
+    in[0] = inner ? out[0] : out[0] / 2;
+    in[1] = inner ? out[1] / 2 : out[1];
+    const UINT repeats[2] = { inner ? 1u : 2u, inner ? 2u : 1u };
+    DML_BUFFER_TENSOR_DESC ib, ob;
+    DML_TENSOR_DESC it, ot;
+    packed_nd(&ib, &it, types_of_size[e], 2, in);
+    packed_nd(&ob, &ot, types_of_size[e], 2, out);
+    DML_TILE_OPERATOR_DESC d = { &it, &ot, 2, repeats };
+    DML_OPERATOR_DESC od = { DML_OPERATOR_TILE, &d };
+    kinds_row r;
+    if (emulate_desc(&od, "TILE", sm_count, &r) < 0)
+        return 1;
+    print_row(csv, "TILE", e, inner ? "inner-x2" : "outer-x2", gather_mode(r.mode), &r);
+    return 0;
+}
+
+/* DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 with block 2 between [1, 4C, H, W] and
+ * [1, C, 2H, 2W], C = 4, the space side's rows about row_bytes, in both
+ * orders. */
+static int depth_space_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count, uint32_t e, int to_space,
+    DML_DEPTH_SPACE_ORDER order)
+{
+    const uint32_t c = 4, block = 2;
+    uint32_t w = row_bytes / e / block > 1 ? row_bytes / e / block : 1;
+    uint64_t h = bytes / ((uint64_t)c * block * block * w * e);
+    h = h > 1 ? h : 1;
+    uint32_t depth[4] = { 1, c * block * block, (uint32_t)h, w };
+    uint32_t space[4] = { 1, c, (uint32_t)h * block, w * block };
+    DML_BUFFER_TENSOR_DESC db, sb;
+    DML_TENSOR_DESC dt, st;
+    packed_nd(&db, &dt, types_of_size[e], 4, depth);
+    packed_nd(&sb, &st, types_of_size[e], 4, space);
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s = { &dt, &st, block, order };
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC s2d = { &st, &dt, block, order };
+    const char* name = to_space ? "DEPTH_TO_SPACE1" : "SPACE_TO_DEPTH1";
+    DML_OPERATOR_DESC od = { to_space ? DML_OPERATOR_DEPTH_TO_SPACE1 : DML_OPERATOR_SPACE_TO_DEPTH1,
+        to_space ? (const void*)&d2s : &s2d };
+    kinds_row r;
+    if (emulate_desc(&od, name, sm_count, &r) < 0)
+        return 1;
+    print_row(csv, name, e, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "dcr-block2" : "crd-block2",
+        gather_mode(r.mode), &r);
+    return 0;
+}
+
+int coalescing_affine_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count)
+{
+    int failures = 0;
+    for (uint32_t e = 1; e <= 8; e *= 2)
+        for (int inner = 1; inner >= 0; inner--)
+            failures += tile_row(csv, bytes, row_bytes, sm_count, e, inner);
+    for (int to_space = 1; to_space >= 0; to_space--)
+        for (uint32_t e = 1; e <= 8; e *= 2)
+            for (int order = 0; order <= 1; order++)
+                failures += depth_space_row(csv, bytes, row_bytes, sm_count, e, to_space,
+                    order ? DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH : DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
     return failures;
 }

@@ -1,5 +1,5 @@
 /*
- * coalescing_kinds.h — dmlcoalesce's CAST, JOIN and SPLIT rows
+ * coalescing_kinds.h — dmlcoalesce's CAST, JOIN, SPLIT, TILE and depth/space rows
  * (coalescing_kinds.c), printed in the table's columns.
  */
 #ifndef DML_PROFILING_COALESCING_KINDS_H
@@ -18,5 +18,10 @@ int coalescing_cast_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t s
  * plan emulated, their sectors summed into one row. Returns the failures
  * (printed). */
 int coalescing_join_split_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count);
+
+/* TILE (a row repeated along itself; the whole tensor repeated), and
+ * DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 with block 2 in both orders, for 1-,
+ * 2-, 4- and 8-byte elements. Returns the failures (printed). */
+int coalescing_affine_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_count);
 
 #endif /* DML_PROFILING_COALESCING_KINDS_H */

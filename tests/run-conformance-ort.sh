@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Differential conformance run against onnxruntime: random ONNX ReverseSequence and
-# Slice nodes run by onnxruntime (CPU) and by this runtime ("cpu" and "cudaemu")
-# through the C mapping tests/conformance/onnx_to_dml.c (libdml_conformance.so, via
-# ctypes). Bounded: at most DML_ORT_CASES cases (default 60000) or DML_ORT_SECONDS
+# Differential conformance run against onnxruntime: random ONNX ReverseSequence, Slice,
+# Concat, Split, Pad, Tile, DepthToSpace, SpaceToDepth, Cast, CastLike,
+# ConstantOfShape, Range and Expand nodes run by onnxruntime (CPU) and by this runtime
+# ("cpu" and "cudaemu") through the C mapping tests/conformance/onnx_to_dml.c
+# (libdml_conformance.so, via ctypes; tests/conformance/ort_differential.py). Bounded: at most DML_ORT_CASES cases (default 60000) or DML_ORT_SECONDS
 # seconds (default 90). DML_ORT_SEED picks the seed (default 1; "random" for a new one).
 #
 # Usage: tests/run-conformance-ort.sh [BUILD_DIR]   (default: <repo>/build)

@@ -308,6 +308,41 @@ START_TEST(padding_far_beyond_the_input)
 }
 END_TEST
 
+/* Rows 64 elements wide and more, the CUDA backend's row path:
+ * packed [3, n] inputs (n 1-16: row r's interior starts r * n elements into
+ * the range, so at every alignment in a 16-byte line), the bound ranges
+ * exact-size, pads from 1 to several times the input, 1-, 2-, 4- and 8-byte
+ * elements, every mode. */
+START_TEST(padding_rows_at_every_alignment)
+{
+    static const DML_TENSOR_DATA_TYPE types[4] = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_FLOAT64 };
+    static const uint32_t pads[4][2] = { { 1, 63 }, { 2, 65 }, { 33, 31 }, { 70, 9 } };
+    rng r = { seed() + 11 };
+    for (uint32_t mode = 0; mode < 4; ++mode)
+        for (uint32_t n = 1; n <= 16; ++n) {
+            pcase c;
+            memset(&c, 0, sizeof c);
+            c.type = types[(n + mode) % 4];
+            c.mode = mode;
+            c.version1 = n % 2;
+            c.rank = 2;
+            c.in_sizes[0] = 3;
+            c.in_sizes[1] = n;
+            c.start[0] = mode % 2;
+            c.end[0] = 1 - mode % 2;
+            c.start[1] = pads[n % 4][0];
+            c.end[1] = pads[n % 4][1];
+            for (uint32_t i = 0; i < 2; ++i)
+                c.out_sizes[i] = c.in_sizes[i] + c.start[i] + c.end[i];
+            c.value_index = 3;
+            c.value1.UInt64 = 0x0123456789ABCDEFull;
+            c.out_offset = 16 * (n % 3);
+            run_case(&r, &c);
+        }
+}
+END_TEST
+
 /* ---- DirectML's examples ----------------------------------------------- */
 
 static const float EXAMPLE_INPUT[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -706,6 +741,7 @@ static Suite* padding_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_loop_test(t, padding_random, 0, 4);
     tcase_add_test(t, padding_far_beyond_the_input);
+    tcase_add_test(t, padding_rows_at_every_alignment);
     tcase_add_loop_test(t, directml_examples, 0, 4);
     tcase_add_test(t, spec_examples);
     tcase_add_test(t, validation_baseline_is_valid);

@@ -5,7 +5,11 @@
  *
  * Return values: 0 ran (output written), 1 OTD_EMPTY (nothing dispatched),
  * -1 OTD_INVALID, -2 OTD_UNREPRESENTABLE, -3 a DML call failed; msg says why.
+ * dmlconf_run_node takes any operator conf_node.c maps, as a serialized
+ * ONNX model and serialized TensorProto inputs, so new operators need no new
+ * export.
  */
+#include "conf_node.h"
 #include "conf_runner.h"
 
 #include <stdio.h>
@@ -86,4 +90,81 @@ EXPORT int dmlconf_slice(void* h, int32_t onnx_type, uint32_t rank, const int64_
         return r;
     DML_RESULT dr = conf_slice1(d, t, &m, input, output);
     return DML_FAILED(dr) ? dml_fail(d, dr, msg, msglen) : 0;
+}
+
+/* Runs the first node of a serialized ONNX model on the device. inputs[k]
+ * (input_lens[k] bytes) is a serialized TensorProto for node input k, NULL
+ * for an omitted optional one; output_count: the node's outputs. Returns
+ * conf_node_run's result (-4: the model or an input did not parse) and, in
+ * *result, a handle to read with dmlconf_result_output and free with
+ * dmlconf_result_free (NULL when nothing parsed). */
+EXPORT int dmlconf_run_node(void* h, const uint8_t* model, size_t model_len, uint32_t input_count,
+                            const uint8_t* const* inputs, const size_t* input_lens, uint32_t output_count,
+                            void** result, char* msg, size_t msglen)
+{
+    static const int parse_failed = -4;
+    *result = NULL;
+    msg[0] = '\0';
+    if (input_count > TP_MAX_IO) {
+        snprintf(msg, msglen, "%u inputs, at most %u", input_count, TP_MAX_IO);
+        return parse_failed;
+    }
+    tp_model m;
+    if (tp_parse_model(model, model_len, &m, msg, msglen))
+        return parse_failed;
+    tp_tensor tensors[TP_MAX_IO];
+    const tp_tensor* node_inputs[TP_MAX_IO];
+    uint32_t parsed = 0;
+    int r = 0;
+    for (; parsed < input_count; ++parsed) {
+        node_inputs[parsed] = NULL;
+        if (inputs[parsed] && tp_parse_tensor(inputs[parsed], input_lens[parsed], &tensors[parsed], msg, msglen)) {
+            r = parse_failed;
+            break;
+        }
+        if (inputs[parsed])
+            node_inputs[parsed] = &tensors[parsed];
+    }
+    conf_node_result* res = r ? NULL : calloc(1, sizeof *res);
+    if (!r && !res) {
+        snprintf(msg, msglen, "out of host memory");
+        r = parse_failed;
+    }
+    if (!r) {
+        r = conf_node_run(h, &m, node_inputs, input_count, output_count, res);
+        snprintf(msg, msglen, "%s", res->message);
+        *result = res;
+    }
+    for (uint32_t k = 0; k < parsed; ++k)
+        if (node_inputs[k])
+            tp_tensor_free(&tensors[k]);
+    tp_model_free(&m);
+    return r;
+}
+
+/* Output k of a result: ONNX type, rank, dims (16 entries), and its bytes
+ * (NULL when it has no elements); undefined: Cast's per-element mask or NULL.
+ * Returns -1 when k is out of range. */
+EXPORT int dmlconf_result_output(const void* result, uint32_t k, int32_t* type, uint32_t* rank, int64_t* dims,
+                                 const void** data, uint64_t* bytes, const uint8_t** undefined)
+{
+    const conf_node_result* res = result;
+    if (!res || k >= res->output_count)
+        return -1;
+    const tp_tensor* t = &res->outputs[k];
+    *type = t->data_type;
+    *rank = t->rank;
+    memcpy(dims, t->dims, sizeof t->dims);
+    *data = t->data;
+    *bytes = t->count * t->elem_size;
+    *undefined = k == 0 ? res->undefined : NULL;
+    return 0;
+}
+
+EXPORT void dmlconf_result_free(void* result)
+{
+    if (result) {
+        conf_node_result_free(result);
+        free(result);
+    }
 }

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Differential run: random ONNX ReverseSequence and Slice nodes, executed by
-onnxruntime (CPU EP) and by this runtime through the C mapping
-(tests/conformance/onnx_to_dml.c, via libdml_conformance.so + ctypes, so there is
-one implementation of the mapping) on the "cpu" and "cudaemu" backends. Outputs
-(shape and bytes) must match exactly.
+"""Differential run: random ONNX nodes, executed by onnxruntime (CPU EP) and by
+this runtime through the C mapping (tests/conformance/onnx_to_dml.c, via
+libdml_conformance.so + ctypes, so there is one implementation of the mapping)
+on the "cpu" and "cudaemu" backends. Outputs (shape and bytes) must match
+exactly. ReverseSequence and Slice go through their own exports (with their
+known disagreements below); Concat, Split, Pad, Tile, DepthToSpace,
+SpaceToDepth, Cast, CastLike, ConstantOfShape, Range and Expand through the
+generic one (dmlconf_run_node: the serialized model and inputs, run by
+conf_node.c, the same code as the ONNX backend-data suite).
 
 Every disagreement is printed on a "DISAGREE" line with the case, both results and
 a verdict. Known, spec-sanctioned disagreements (ORT rejects, DML clamps an
@@ -22,8 +26,9 @@ import time
 
 import numpy as np
 import onnx
+import ort_nodes
 import onnxruntime as ort
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -54,6 +59,17 @@ def load_lib(path):
     lib.dmlconf_slice.argtypes = [
         ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint32, I64P, ctypes.c_uint32, I64P, I64P, I64P,
         I64P, I64P, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    lib.dmlconf_run_node.restype = ctypes.c_int
+    lib.dmlconf_run_node.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32,
+        ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t), ctypes.c_uint32,
+        ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_size_t]
+    lib.dmlconf_result_output.restype = ctypes.c_int
+    lib.dmlconf_result_output.argtypes = [
+        ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_uint32),
+        I64P, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_uint64),
+        ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))]
+    lib.dmlconf_result_free.argtypes = [ctypes.c_void_p]
     return lib
 
 
@@ -423,6 +439,72 @@ def run_slice(rng, lib, devs, sessions, st, case_id):
                                                  steps if has_steps else None))
 
 
+def run_generic(rng, lib, devs, sessions, st, case_id):
+    """One random case of a generic-export operator (ort_nodes.GENERATORS)."""
+    case = rng.choice(ort_nodes.GENERATORS)(rng, case_id)
+    op, desc = case.op, f"{case.desc} #{case_id}"
+    feeds = {name: a for name, a in case.feeds if a is not None}
+    ort_outs, ort_err = None, None
+    try:
+        sess = sessions.get(case.key, case.build)
+        ort_outs = sess.run(None, feeds)
+    except Exception as e:  # noqa: BLE001 - ORT raises several types
+        ort_err = str(e).splitlines()[0][:200]
+        if "NOT_IMPLEMENTED" in ort_err or "Could not find an implementation" in ort_err:
+            st.ort_unsupported += 1
+            st.count(op, "ort-unsupported")
+            return
+    model_bytes = case.build().SerializeToString()
+    for dev_name, dev in devs:
+        code, msg, outs, undefined = ort_nodes.run_dml(lib, dev, case, model_bytes)
+        what = ort_nodes.OTD.get(code, str(code))
+        if code == -2:
+            st.ort_unsupported += 1
+            st.count(op, "skip: unrepresentable in DirectML" + (" (ORT rejects too)" if ort_err else ""))
+            continue
+        if ort_err is not None:
+            if code == -1:
+                st.both_reject += 1
+                st.count(op, "both-reject")
+            else:
+                st.unexpected += 1
+                st.count(op, "DISAGREE")
+                print(f"DISAGREE [{dev_name}] {desc}: ORT error: {ort_err} | DML {what}: {msg}")
+            continue
+        shapes_agree = len(outs) == len(ort_outs) and all(
+            list(a.shape) == list(b.shape) for a, b in zip(outs, ort_outs))
+        if code == 1 and shapes_agree:
+            st.empty += 1
+            st.count(op, "skip: empty output (no zero-size DML tensors)")
+            continue
+        kind = ort_nodes.known_rejection(case, ort_outs) if code == -1 else None
+        if kind:
+            st.known += 1
+            st.count(op, "known: " + kind)
+            st.known_kinds[kind] = st.known_kinds.get(kind, 0) + 1
+            continue
+        if code != 0 or not shapes_agree:
+            st.unexpected += 1
+            st.count(op, "DISAGREE")
+            print(f"DISAGREE [{dev_name}] {desc}: ORT shapes {[list(o.shape) for o in ort_outs]} | DML {what} "
+                  f"{msg} shapes {[list(o.shape) for o in outs]}")
+            continue
+        if all(a.tobytes() == np.ascontiguousarray(b).tobytes() for a, b in zip(outs, ort_outs)):
+            st.agree += 1
+            st.count(op, "agree")
+            continue
+        kind = ort_nodes.known(case, outs, [np.ascontiguousarray(b) for b in ort_outs], undefined)
+        if kind:
+            st.known += 1
+            st.count(op, "known: " + kind)
+            st.known_kinds[kind] = st.known_kinds.get(kind, 0) + 1
+            continue
+        st.unexpected += 1
+        st.count(op, "DISAGREE")
+        print(f"DISAGREE [{dev_name}] {desc}: bytes differ; ORT {[o.tolist() for o in ort_outs]} | "
+              f"DML {[o.tolist() for o in outs]}"[:2000])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -448,10 +530,13 @@ def main():
     t0 = time.monotonic()
     done = 0
     while done < args.cases and time.monotonic() - t0 < args.seconds:
-        if rng.random() < 0.4:
+        pick = rng.random()
+        if pick < 0.15:
             run_revseq(rng, lib, devs, sessions, st, done)
-        else:
+        elif pick < 0.4:
             run_slice(rng, lib, devs, sessions, st, done)
+        else:
+            run_generic(rng, lib, devs, sessions, st, done)
         done += 1
     for _, h in devs:
         lib.dmlconf_close(h)

@@ -396,13 +396,9 @@ static int parse_graph(const uint8_t* p, size_t len, tp_model* m, char* err, siz
     return 0;
 }
 
-int tp_load_model(const char* path, tp_model* m, char* err, size_t errlen)
+int tp_parse_model(const uint8_t* b, size_t n, tp_model* m, char* err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
-    size_t n;
-    uint8_t* b = read_file(path, &n, err, errlen);
-    if (!b)
-        return -1;
     pb s = { b, b + n };
     pb_field f;
     int r = 0, have_graph = 0;
@@ -430,11 +426,23 @@ int tp_load_model(const char* path, tp_model* m, char* err, size_t errlen)
                 m->opset = version;
         }
     }
-    free(b);
     if (r == 0 && !have_graph)
         r = fail(err, errlen, "ModelProto: no graph");
     if (r)
         tp_model_free(m);
+    return r;
+}
+
+int tp_load_model(const char* path, tp_model* m, char* err, size_t errlen)
+{
+    size_t n;
+    uint8_t* b = read_file(path, &n, err, errlen);
+    if (!b) {
+        memset(m, 0, sizeof *m);
+        return -1;
+    }
+    int r = tp_parse_model(b, n, m, err, errlen);
+    free(b);
     return r;
 }
 

@@ -75,6 +75,7 @@ typedef struct tp_model {
     tp_tensor initializers[TP_MAX_IO];
 } tp_model;
 
+int tp_parse_model(const uint8_t* buf, size_t len, tp_model* out, char* err, size_t errlen);
 int tp_load_model(const char* path, tp_model* out, char* err, size_t errlen);
 void tp_model_free(tp_model* m);
 const tp_attr* tp_model_attr(const tp_model* m, const char* name);

@@ -20,11 +20,12 @@
  * work had no 16-byte load before their first store: an edge element's).
  *
  * The per-element kernels (CAST: cast.cu, PAD: pad.cu) have no loads in
- * flight to count: each thread loads one element and stores one per pass,
- * and a warp's consecutive lanes take consecutive elements (coalescing is
- * the emulator's to measure: dmlcoalesce). What their SASS can show is checked instead
+ * flight to count: each thread loads one element and stores one per pass
+ * (PAD's row kernels, pad_rows_thread.h, an element of each of 4 windows
+ * before storing 4), and a warp's consecutive lanes take consecutive
+ * elements (coalescing is the emulator's to measure: dmlcoalesce). What their SASS can show is checked instead
  * (per_element_kernels_access_one_element): every kernel the launcher can
- * pick is in the object (121 CAST pairs, 2 PAD index widths, per
+ * pick is in the object (121 CAST pairs, 2 PAD index widths x 2 paths, per
  * architecture); no local memory (LDL/STL: a spill, or an array the
  * compiler could not keep in registers, such as PAD's fill value copied by
  * its runtime size); no generic LD/ST (a pointer the compiler lost track
@@ -32,7 +33,9 @@
  * stores exactly as wide as its output type (not split into bytes), its
  * loads at most as wide as its input type (never a vector reaching past the
  * element; narrower where a conversion keeps only the low bytes: INT64 to
- * INT8 loads 2 of the 8), PAD's of 1, 2, 4 or 8 bytes. ptxas's spill
+ * INT8 loads 2 of the 8), PAD's of 1, 2, 4 or 8 bytes; PAD's row kernels
+ * (pad_rows_thread.h) exchange the windows they load by warp shuffles
+ * (SHFL), the flat ones have none. ptxas's spill
  * report (cuda_ptxas_no_spills) covers only kernels.cu.
  *
  * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH),
@@ -49,7 +52,7 @@
 #include "group_kernel.h"
 #include "kernels.h"
 
-enum { OTHER, LOAD, LOAD128, STORE, BRANCH, LOCAL, GENERIC };
+enum { OTHER, LOAD, LOAD128, STORE, BRANCH, LOCAL, GENERIC, SHUFFLE };
 
 typedef struct instruction {
     unsigned long address, target;
@@ -127,6 +130,8 @@ static void parse_instruction(function* f, const char* line)
         kind = strstr(opcode, ".128") ? LOAD128 : LOAD;
     } else if (starts_with_opcode(op, "STG")) {
         kind = STORE;
+    } else if (starts_with_opcode(op, "SHFL")) {
+        kind = SHUFFLE;
     } else if (starts_with_opcode(op, "LDL") || starts_with_opcode(op, "STL")) {
         kind = LOCAL;
     } else if (starts_with_opcode(op, "LD") || starts_with_opcode(op, "ST")) {
@@ -302,6 +307,7 @@ typedef struct element_kernel {
     int template_count;   /* its template arguments */
     int load_index;       /* the argument holding the load width, or -1 */
     int store_index;      /* the argument holding the store width, or -1 */
+    int shuffle_index;    /* the argument saying whether it must shuffle (else it must not), or -1 */
 } element_kernel;
 
 /* Checks every kernel of one object; returns how many were seen in the
@@ -322,7 +328,7 @@ static int check_element_kernels(const char* object_variable, const element_kern
         per_arch += !strcmp(f->arch, first_arch);
         const int load_bytes = k->load_index >= 0 ? a[k->load_index] : 0;
         const int store_bytes = k->store_index >= 0 ? a[k->store_index] : 0;
-        size_t loads = 0, stores = 0;
+        size_t loads = 0, stores = 0, shuffles = 0;
         for (size_t j = 0; j < f->count; j++) {
             const instruction* in = &f->code[j];
             const int is_store = in->kind == STORE, is_load = in->kind == LOAD || in->kind == LOAD128;
@@ -334,10 +340,15 @@ static int check_element_kernels(const char* object_variable, const element_kern
                 : NULL;
             loads += is_load;
             stores += is_store;
+            shuffles += in->kind == SHUFFLE;
             if (wrong) {
                 printf("%s %s: %s at /*%04lx*/ (%d bytes)\n", f->arch, f->name, wrong, in->address, in->bytes);
                 failures++;
             }
+        }
+        if (k->shuffle_index >= 0 && (shuffles != 0) != (a[k->shuffle_index] != 0)) {
+            printf("%s %s: %zu shuffle(s) (SHFL)\n", f->arch, f->name, shuffles);
+            failures++;
         }
         if (!stores || (!loads && k->load_index >= 0)) {
             printf("%s %s: %zu global load(s), %zu store(s)\n", f->arch, f->name, loads, stores);
@@ -356,11 +367,11 @@ static int check_element_kernels(const char* object_variable, const element_kern
 START_TEST(per_element_kernels_access_one_element)
 {
     /* dml_cast_kernel<IN, IN_SIZE, OUT, OUT_SIZE>: one per pair of the 11 types */
-    static const element_kernel cast = { "dml_cast_kernel", 4, 1, 3 };
-    /* dml_pad_kernel<Wide>: the element size is a parameter */
-    static const element_kernel pad = { "dml_pad_kernel", 1, -1, -1 };
+    static const element_kernel cast = { "dml_cast_kernel", 4, 1, 3, -1 };
+    /* dml_pad_kernel<Wide, Rows>: the element size is a parameter */
+    static const element_kernel pad = { "dml_pad_kernel", 2, -1, -1, 1 };
     ck_assert_int_eq(check_element_kernels("DML_CAST_OBJECT", &cast), 11 * 11);
-    ck_assert_int_eq(check_element_kernels("DML_PAD_OBJECT", &pad), 2);
+    ck_assert_int_eq(check_element_kernels("DML_PAD_OBJECT", &pad), 4);
 }
 END_TEST
 

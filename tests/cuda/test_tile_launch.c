@@ -86,7 +86,31 @@ static const gpu gpus[] = {
     { "100 KiB per SM", 100 * 1024, 48 * 1024, 1024 },
 };
 
-static int checked_staged, checked_square, short_of_slots, cut_short;
+static int checked_staged, checked_square, checked_flat, short_of_slots, cut_short;
+
+/* A flat load's tile (rows reading adjacent pieces of across, a few
+ * elements each): across whole; along the output rows whole warps' 128
+ * (256) bytes (or the row), within DML_TILE_FLAT_LOAD_BYTES of input,
+ * that warp's width alone when more would leave resident blocks without a
+ * tile; one shared row holding the range from a 4-byte aligned start. */
+static void check_flat_load(const dml_cuda_launch* l, uint64_t tiles, uint64_t slots, const char* what)
+{
+    const dml_gather_params* p = &l->params;
+    const uint32_t e = l->element_size;
+    const uint64_t warp = (e == 8 ? 256 : 128) / e, narrow = warp < p->row_length ? warp : p->row_length;
+    ck_assert_msg(p->tile_across == p->across_size, "%s: flat tile %ux%u", what, p->tile_inner, p->tile_across);
+    ck_assert_msg(p->tile_inner == p->row_length || p->tile_inner % narrow == 0, "%s: flat tile %u tall", what,
+        p->tile_inner);
+    const uint64_t bytes = (uint64_t)p->tile_inner * p->across_size * e;
+    ck_assert_msg(narrow * p->across_size * e <= DML_TILE_FLAT_LOAD_BYTES &&
+            (bytes <= DML_TILE_FLAT_LOAD_BYTES || p->tile_inner == narrow),
+        "%s: flat tile of %llu bytes", what, (unsigned long long)bytes);
+    ck_assert_msg(tiles >= slots || p->tile_inner == narrow, "%s: %llu flat tiles %u tall for %llu slots", what,
+        (unsigned long long)tiles, p->tile_inner, (unsigned long long)slots);
+    ck_assert_uint_eq(l->shared_bytes, (uint64_t)p->stage_pitch * 4);
+    ck_assert_uint_ge((uint64_t)p->stage_pitch * 4, bytes + 3);
+    checked_flat++;
+}
 
 static void check_geometry(const dml_plan* plan, const dml_cuda_limits* limits, const char* what)
 {
@@ -124,6 +148,10 @@ static void check_geometry(const dml_plan* plan, const dml_cuda_limits* limits, 
         ck_assert_uint_eq(p->tile_across, DML_TILE);
         ck_assert_uint_eq(l.shared_bytes, DML_TILE * DML_TILE_PITCH * (e == 8 ? 8 : 4));
         checked_square++;
+        return;
+    }
+    if (p->stage_flat_load) {
+        check_flat_load(&l, tiles, slots, what);
         return;
     }
     ck_assert_msg(length >= 1 && length <= n && p->tile_inner >= 1 && p->tile_inner <= p->row_length, "%s: tile %ux%u",
@@ -210,10 +238,11 @@ START_TEST(geometry_invariants)
                 }
             }
         }
-    printf("tile geometry: %d staged and %d square launches checked; %d staged short of resident blocks, %d with "
-           "tile rows cut shorter than shared memory allows\n",
-        checked_staged, checked_square, short_of_slots, cut_short);
+    printf("tile geometry: %d staged (%d of them flat loads) and %d square launches checked; %d staged short of "
+           "resident blocks, %d with tile rows cut shorter than shared memory allows\n",
+        checked_staged + checked_flat, checked_flat, checked_square, short_of_slots, cut_short);
     ck_assert_int_gt(checked_square, 0);
+    ck_assert_int_gt(checked_flat, 0);
     ck_assert_int_gt(short_of_slots, 0);
     ck_assert_int_gt(cut_short, 0);
 }

@@ -246,6 +246,47 @@ static int sweep(rng* r, uint32_t sms, int round)
     return cases;
 }
 
+/* ---- flat staged tiles ---------------------------------------------------------- */
+
+/* DEPTH_TO_SPACE's and SPACE_TO_DEPTH's permutations (DCR), blocks 2 to 4,
+ * every element size: the staged tiles' flat store and flat load
+ * (tile_staged.h), which the random sweep seldom reaches. Returns plans run. */
+static int flat_sweep(rng* r, uint32_t sms)
+{
+    int cases = 0;
+    for (uint64_t b = 2; b <= 4; b++)
+        for (uint32_t e = 1; e <= 8; e *= 2)
+            for (int to_space = 0; to_space <= 1; to_space++) {
+                const uint64_t c = 3, h = 5, w = 37, hw = h * w, space_w = w * b;
+                /* DEPTH_TO_SPACE: output [C, H, by, W, bx] of input [by, bx, C, H, W];
+                 * SPACE_TO_DEPTH: output [by, bx, C, H, W] of input [C, H, by, W, bx] */
+                const uint64_t d2s_sizes[5] = { c, h, b, w, b }, s2d_sizes[5] = { b, b, c, h, w };
+                const int64_t d2s_strides[5] = { (int64_t)hw, (int64_t)w, (int64_t)(b * c * hw), 1,
+                    (int64_t)(c * hw) };
+                const int64_t s2d_strides[5] = { (int64_t)space_w, 1, (int64_t)(h * b * space_w),
+                    (int64_t)(b * space_w), (int64_t)b };
+                case_spec spec = { .kind = 0, .rank = 5, .element_size = e, .sizes = to_space ? d2s_sizes : s2d_sizes,
+                    .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED,
+                    .in_strides = to_space ? d2s_strides : s2d_strides, .axis = -1, .lengths_element_size = 4 };
+                test_case t;
+                case_make(&t, r, &spec);
+                t.plan.index32 = (uint32_t)(rng_next(r) & 1);
+                dml_plan_args args = case_args(&t);
+                dml_cuda_launch l;
+                dml_cuda_prepare(&t.plan, &args, sms, &l);
+                if (!(to_space ? l.params.stage_flat_store : l.params.stage_flat_load)) {
+                    fprintf(stderr, "FAIL: %s e=%u block %u: no flat %s\n", to_space ? "DEPTH_TO_SPACE" : "SPACE_TO_DEPTH",
+                        e, (unsigned)b, to_space ? "store" : "load");
+                    failures++;
+                }
+                run_case(&t, sms);
+                run_case(&t, 1);
+                case_free(&t);
+                cases++;
+            }
+    return cases;
+}
+
 /* ---- fills ------------------------------------------------------------------------ */
 
 /* One fill plan of `type` (random rank, sizes, layout, value bits) in the
@@ -507,6 +548,9 @@ int main(int argc, char** argv)
         fprintf(stderr, "\n");
         failures++;
     }
+    rng flat_rng = { seed ^ 0xF1A7ull }; /* its own stream: the fills' plans stay those of the seed */
+    const int flat = flat_sweep(&flat_rng, sms);
+    printf("flat staged tiles: %d depth/space plans, each at %u SMs and at 1 SM\n", flat, sms);
     int fills = fill_sweep(&r, sms);
     printf("fills: %d plans against the reference, each at %u SMs and at 1 SM\n", fills, sms);
     failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD, quick);

@@ -225,7 +225,11 @@ static void make_cast(kind_case* k, rng* r, cast_pair pair, int shape)
  * 0 NCHW [2,3,5,6] padded on H by 2/3 and W by 4/1;
  * 1 [2,3] padded by 7/5 and 10/9 (pads several times the input), output rows 24 apart;
  * 2 one element padded by 4/3;
- * 3 [3,40,50] padded by 1 on every side of H and W (grid-stride at 1 SM). */
+ * 3 [3,40,50] padded by 1 on every side of H and W (grid-stride at 1 SM);
+ * 4 [5,37] padded by 1/2 and 3/40, output rows 3 apart (the row path, cuda/
+ *   pad_rows_thread.h: rows off their windows, borders beyond their reach);
+ * 5 one row of 2500 padded by 5/7 (the row path's segments). */
+#define PAD_SHAPES 6
 static void make_pad(kind_case* k, rng* r, uint32_t mode, uint32_t e, int shape)
 {
     static const struct {
@@ -239,6 +243,8 @@ static void make_pad(kind_case* k, rng* r, uint32_t mode, uint32_t e, int shape)
         { 2, { 2, 3 }, { 7, 10 }, { 5, 9 }, 2, "pad many times the input" },
         { 1, { 1 }, { 4 }, { 3 }, 0, "pad one element" },
         { 3, { 3, 40, 50 }, { 0, 1, 1 }, { 0, 1, 1 }, 0, "pad rows" },
+        { 2, { 5, 37 }, { 1, 3 }, { 2, 40 }, 3, "pad rows off their windows" },
+        { 1, { 2500 }, { 5 }, { 7 }, 0, "pad a row of segments" },
     };
     memset(k, 0, sizeof *k);
     dml_plan* p = &k->plan;
@@ -421,7 +427,7 @@ int vs_emulator_kinds(rng* r, uint32_t sms, int on_gpu, size_t guard, int quick)
             runs += run_all_ways(&k, sms, on_gpu, guard, quick, plans++);
         }
     for (size_t m = 0; m < sizeof modes / sizeof *modes; m++)
-        for (int shape = 0; shape < 4; shape++) {
+        for (int shape = 0; shape < PAD_SHAPES; shape++) {
             make_pad(&k, r, modes[m], esizes[(m + (size_t)shape) % 4], shape);
             runs += run_all_ways(&k, sms, on_gpu, guard, quick, plans++);
         }

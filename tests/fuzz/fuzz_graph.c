@@ -3,8 +3,11 @@
  *
  * The input is decoded into up to 9 nodes (ELEMENT_WISE_IDENTITY with or
  * without ScaleBias, SLICE1, REVERSE_SUBSEQUENCES, TILE, JOIN with a second
- * graph input, CAST, PADDING in any mode over small tensors whose
- * input views may reshape or transpose what they read) and input, output and
+ * graph input, CAST, PADDING in any mode, DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1
+ * in either order, SPLIT in two (its second output left unconnected), and
+ * FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE with raw values and no input,
+ * over small tensors whose input views may reshape or transpose what they
+ * read) and input, output and
  * intermediate edges whose indices, types and counts are mostly those of a
  * valid chain-or-DAG and sometimes anything (out of range, duplicated,
  * cyclic, wrong types, NULL descs). Then, on "cpu" and "cudaemu":
@@ -89,7 +92,7 @@ static void tensor_set(tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, cons
 }
 
 typedef struct node {
-    tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, or JOIN's second input */
+    tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, JOIN's second input, or SPLIT's second output */
     uint32_t offsets[4], window[4], repeats[4], start[4], end[4];
     int32_t strides[4];
     DML_SCALE_BIAS sb;
@@ -101,6 +104,11 @@ typedef struct node {
     DML_JOIN_OPERATOR_DESC join;
     DML_CAST_OPERATOR_DESC cast;
     DML_PADDING_OPERATOR_DESC padding;
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC to_space;
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC to_depth;
+    DML_SPLIT_OPERATOR_DESC split;
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_constant;
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_sequence;
     DML_OPERATOR_DESC od;
     DMLOperator op[2]; /* per backend */
     uint32_t inputs;
@@ -150,9 +158,25 @@ static void make_node(reader* r, node* n, const tensor* source)
         strides[1] = sizes[0];
     }
     tensor_set(&n->in, TYPES[t], rank, sizes, transpose ? strides : NULL, TYPE_SIZES[t]);
-    uint32_t kind = below(r, 7), out_sizes[4], out_type = t;
-    memcpy(out_sizes, sizes, sizeof out_sizes);
+    uint32_t kind = below(r, 10), out_sizes[4], out_type = t;
+    uint64_t count = 1;
+    for (uint32_t i = 0; i < rank; ++i)
+        count *= sizes[i];
+    if (kind == 7 && count % 4) /* depth/space with block 2 needs a multiple of 4 elements */
+        kind = 0;
+    bool to_space = kind == 7 && below(r, 2);
+    if (kind == 7) { /* the same elements viewed as [1, 4, 1, k] (depth) or [1, 1, 2, 2k] (space) */
+        const uint32_t depth[4] = { 1, 4, 1, (uint32_t)(count / 4) }, space[4] = { 1, 1, 2, (uint32_t)(count / 2) };
+        rank = 4;
+        memcpy(sizes, to_space ? depth : space, sizeof sizes);
+        tensor_set(&n->in, TYPES[t], rank, sizes, NULL, TYPE_SIZES[t]);
+        memcpy(out_sizes, to_space ? space : depth, sizeof out_sizes);
+    } else {
+        memcpy(out_sizes, sizes, sizeof out_sizes);
+    }
     uint32_t join_axis = below(r, rank);
+    if (kind == 8 && sizes[join_axis] >= 2) /* SPLIT: the first part, then the rest in `len` */
+        out_sizes[join_axis] = sizes[join_axis] / 2;
     if (kind == 3)
         for (uint32_t i = 0; i < rank; ++i) {
             n->repeats[i] = 1 + below(r, 2);
@@ -198,6 +222,36 @@ static void make_node(reader* r, node* n, const tensor* source)
             (float)below(r, 5) - 2.5f, rank, n->start, n->end };
         n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_PADDING, &n->padding };
         n->inputs = 1;
+    } else if (kind == 7) {
+        const DML_DEPTH_SPACE_ORDER order = (DML_DEPTH_SPACE_ORDER)below(r, 2);
+        n->to_space = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &n->in.desc, &n->out.desc, 2, order };
+        n->to_depth = (DML_SPACE_TO_DEPTH1_OPERATOR_DESC){ &n->in.desc, &n->out.desc, 2, order };
+        n->od = to_space ? (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE1, &n->to_space }
+                         : (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &n->to_depth };
+        n->inputs = 1;
+    } else if (kind == 8) {
+        uint32_t rest[4];
+        memcpy(rest, sizes, sizeof rest);
+        rest[join_axis] -= out_sizes[join_axis];
+        const uint32_t parts = rest[join_axis] ? 2 : 1; /* an axis of 1: one part, a copy */
+        if (parts == 2)
+            tensor_set(&n->len, TYPES[t], rank, rest, NULL, TYPE_SIZES[t]);
+        n->join_inputs[0] = n->out.desc;
+        n->join_inputs[1] = n->len.desc;
+        n->split = (DML_SPLIT_OPERATOR_DESC){ &n->in.desc, parts, n->join_inputs, join_axis };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_SPLIT, &n->split };
+        n->inputs = 1;
+    } else if (kind == 9) { /* no input: the source is not read */
+        DML_SCALAR_UNION start, delta;
+        for (int b = 0; b < 8; ++b) {
+            start.Bytes[b] = u8(r);
+            delta.Bytes[b] = u8(r);
+        }
+        n->fill_constant = (DML_FILL_VALUE_CONSTANT_OPERATOR_DESC){ &n->out.desc, TYPES[t], start };
+        n->fill_sequence = (DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC){ &n->out.desc, TYPES[t], start, delta };
+        n->od = below(r, 2) ? (DML_OPERATOR_DESC){ DML_OPERATOR_FILL_VALUE_CONSTANT, &n->fill_constant }
+                            : (DML_OPERATOR_DESC){ DML_OPERATOR_FILL_VALUE_SEQUENCE, &n->fill_sequence };
+        n->inputs = 0;
     } else if (kind == 4) { /* the source joined with a packed graph input of its shape */
         tensor_set(&n->len, TYPES[t], rank, sizes, NULL, TYPE_SIZES[t]);
         n->join_inputs[0] = n->in.desc;

@@ -214,7 +214,8 @@ stage_bench() {
 
 # ---- ncu: the emulator's coalescing prediction on the hardware ---------------
 # A few kernel cases (a whole-row copy is a cudaMemcpyAsync, not a kernel).
-ncu_cases="SLICE1:4:reverse-inner SLICE1:1:transposed SLICE1:4:transposed SLICE1:4:stride+2 SLICE:2:window+1 SLICE1:8:pad-out-odd REVERSE_SUBSEQUENCES:4:time-major"
+# PADDING: the row kernel (cuda/pad_rows_thread.h), 1- and 8-byte elements.
+ncu_cases="SLICE1:4:reverse-inner SLICE1:1:transposed SLICE1:4:transposed SLICE1:4:stride+2 SLICE:2:window+1 SLICE1:8:pad-out-odd REVERSE_SUBSEQUENCES:4:time-major PADDING:1:edge PADDING:8:constant"
 stage_ncu() {
     need_gpu
     local ncu
@@ -222,7 +223,7 @@ stage_ncu() {
     local metrics=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
     local c
     for c in $ncu_cases; do
-        "$ncu" --csv --print-units base --metrics "$metrics" --kernel-name regex:dml_gather --launch-count 1 \
+        "$ncu" --csv --print-units base --metrics "$metrics" --kernel-name 'regex:dml_(gather|pad)' --launch-count 1 \
             "$build/bin/dmlbench" --gpu-case "$c" --size 4M >"$work/ncu-$c.csv" 2>&1 ||
             note "    ncu on $c failed: $(tail -n 1 "$work/ncu-$c.csv")"
     done
