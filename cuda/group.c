@@ -114,7 +114,7 @@ static int try_row_join(dml_cuda_group_launch* g, const dml_cuda_limits* limits)
     while (block > 64 && (joined.count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS) < 2 * sms)
         block /= 2;
     const uint64_t blocks = (joined.count + (uint64_t)block * DML_CUDA_ITEMS - 1) / ((uint64_t)block * DML_CUDA_ITEMS);
-    const uint64_t resident = sms * DML_GROUP_BLOCKS_PER_SM(g->wide);
+    const uint64_t resident = sms * DML_GROUP_BLOCKS_PER_SM(g->element_size, g->wide);
     const uint32_t n = p->parts;
     p->part[n].params = joined;
     p->part[n].mode = DML_CUDA_MODE_VECTOR;

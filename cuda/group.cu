@@ -39,7 +39,7 @@ static_assert(offsetof(dml_group_params_of<DML_GROUP_SMALL_PARTS>, part) == offs
     "same layout");
 
 template <int ElementSize, int Wide, unsigned Parts>
-__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GROUP_BLOCKS_PER_SM(Wide))
+__global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GROUP_BLOCKS_PER_SM(ElementSize, Wide))
 dml_group_kernel(const __grid_constant__ dml_group_params_of<Parts> params)
 {
     extern __shared__ __align__(16) unsigned char tile[];

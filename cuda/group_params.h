@@ -53,7 +53,9 @@ typedef struct dml_group_params {
  * __launch_bounds__): every path of a part is in one kernel, which gets the
  * registers of its hungriest path: 85 with 32-bit indexing (the tiled
  * paths'; the other narrow paths were built for 64 and may take more, see
- * group.cu), 128 with 64-bit indexing (the wide 8-byte vector path's). */
-#define DML_GROUP_BLOCKS_PER_SM(wide) ((wide) ? 2 : DML_TILE_BLOCKS_PER_SM)
+ * group.cu), 128 with 64-bit indexing (the wide 8-byte vector path's) and
+ * with 8-byte elements (the joined-row path's, group_join.h: ptxas spilled
+ * at 85 on sm_80 and sm_90). */
+#define DML_GROUP_BLOCKS_PER_SM(element_size, wide) ((wide) || (element_size) == 8 ? 2 : DML_TILE_BLOCKS_PER_SM)
 
 #endif /* DML_CUDA_GROUP_PARAMS_H */
