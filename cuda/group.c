@@ -159,7 +159,7 @@ void dml_cuda_plan_group(const dml_plan* const* plans, const dml_cuda_launch* co
         dml_group_part* part = &group->params.part[n];
         part->blocks = (part->blocks + group->block - 1) / group->block;
         part->first_block = group->grid;
-        group->grid += part->blocks; /* < 47 x 2^31 / 64 < 2^32 */
+        group->grid += part->blocks; /* < DML_GROUP_PARTS x 2^31 / 64 < 2^32 */
     }
 }
 

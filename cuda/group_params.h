@@ -23,7 +23,7 @@
 #include "gather_params.h"
 
 #define DML_GROUP_PARAM_BYTES 32764u
-#define DML_GROUP_PARTS 46u
+#define DML_GROUP_PARTS 45u
 #define DML_GROUP_SMALL_PARTS 4u
 
 typedef struct dml_group_part {
