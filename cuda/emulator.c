@@ -16,6 +16,8 @@
 #include "fill_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
+#include "group_join.h"
+#include "group_thread.h"
 
 /* Per emulating thread, so that several host threads may emulate at once. */
 static _Thread_local emulation* t_emulation;
@@ -157,6 +159,15 @@ void dml_emulator_instruction(uint32_t id)
         e->trace->instruction = id;
 }
 
+void dml_emulator_part(uint32_t part)
+{
+    emulation* e = t_emulation;
+    if (!e || !e->group || part >= e->group->params.parts)
+        return;
+    e->group_view->bound[0] = e->group->bound[part][0];
+    e->group_view->bound_bytes[0] = e->group->bound_bytes[part][0];
+}
+
 static void run_thread(emulation* e, uint64_t block, uint32_t thread)
 {
     const dml_cuda_launch* l = e->launch;
@@ -166,8 +177,12 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     e->stored = 0;
     e->pass = e->pass_loads_after_store = e->first_pass_vector_stores = 0;
     e->pass_stored = 0;
-    dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide, l->reverse,
-        l->outer_rank);
+    if (e->group && e->group->params.row_join)
+        dml_join_thread(e->group->params.part, e->group->params.parts, &l->params, block, thread, l->grid, l->block,
+            l->element_size, l->wide);
+    else
+        dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide,
+            l->reverse, l->outer_rank);
     const uint64_t last_item = block * l->block * DML_CUDA_ITEMS + thread + (uint64_t)(DML_CUDA_ITEMS - 1) * l->block;
     emu_account_thread(e, last_item < l->params.count);
 }
@@ -375,16 +390,14 @@ static void tile_phase(uint32_t thread, int phase, unsigned char* shared, void* 
         emu_account_tiled_thread(e->stats, e->loads_before_shared);
 }
 
-static void emulate_tiled(emulation* e)
+static void emulate_tiled_block(emulation* e, uint64_t block)
 {
     const dml_cuda_launch* l = e->launch;
-    for (uint64_t block = 0; block < l->grid; ++block) {
-        begin_block(e, block);
-        for (uint64_t tile = block; tile < l->params.count; tile += l->grid) {
-            tile_step step = { e, tile };
-            run_block_phase(e, l->block, tile_phase, 0, &step);
-            run_block_phase(e, l->block, tile_phase, 1, &step);
-        }
+    begin_block(e, block);
+    for (uint64_t tile = block; tile < l->params.count; tile += l->grid) {
+        tile_step step = { e, tile };
+        run_block_phase(e, l->block, tile_phase, 0, &step);
+        run_block_phase(e, l->block, tile_phase, 1, &step);
     }
 }
 
@@ -413,30 +426,118 @@ int dml_cuda_emulate_block(uint32_t threads, uint32_t shared_bytes, int phases, 
     return e.result;
 }
 
-static void emulate_kernel(emulation* e, dml_coalescing* stats)
+/* One block of a gather launch: a tile loop, or its threads (warp by warp
+ * with statistics). */
+static void emulate_kernel_block(emulation* e, dml_coalescing* stats, uint64_t block)
 {
     const dml_cuda_launch* l = e->launch;
     if (l->mode == DML_CUDA_MODE_TILED) {
-        emulate_tiled(e);
-        return;
-    }
-    if (!e->trace) {
-        for (uint64_t block = 0; block < l->grid; ++block)
-            for (uint32_t thread = 0; thread < l->block; ++thread)
-                run_thread(e, block, thread);
+        emulate_tiled_block(e, block);
         return;
     }
     warp_trace* w = e->trace;
-    for (uint64_t block = 0; block < l->grid; ++block) {
-        for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
-            for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
-                w->lane = (int)lane;
-                run_thread(e, block, warp + lane);
-            }
-            if (!w->failed)
-                emu_account_warp(w, stats);
-        }
+    if (!w) {
+        for (uint32_t thread = 0; thread < l->block; ++thread)
+            run_thread(e, block, thread);
+        return;
     }
+    for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
+        for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
+            w->lane = (int)lane;
+            run_thread(e, block, warp + lane);
+        }
+        if (!w->failed)
+            emu_account_warp(w, stats);
+    }
+}
+
+static void emulate_kernel(emulation* e, dml_coalescing* stats)
+{
+    for (uint64_t block = 0; block < e->launch->grid; ++block)
+        emulate_kernel_block(e, stats, block);
+}
+
+/* Part n of a grouped launch as the launch its blocks run: the part's
+ * params, path and grid, the group's block and shared memory, the part's
+ * own bound ranges (so each part's accesses are checked against its own
+ * buffers), indexing and specialisation as group.cu's kernel has them. */
+static void group_part_view(const dml_cuda_group_launch* g, uint32_t n, dml_cuda_launch* view)
+{
+    memset(view, 0, sizeof *view);
+    const dml_group_part* part = &g->params.part[n];
+    view->params = part->params;
+    view->element_size = g->element_size;
+    view->mode = (int)part->mode;
+    view->wide = g->wide;
+    view->reverse = DML_CUDA_REVERSE_NONE;
+    view->outer_rank = -1;
+    view->grid = part->blocks;
+    view->block = g->block;
+    view->shared_bytes = g->shared_bytes;
+    for (int r = 0; r < 3; ++r) {
+        view->bound[r] = g->bound[n][r];
+        view->bound_bytes[r] = g->bound_bytes[n][r];
+    }
+}
+
+/* A grouped launch: block by block, each finding its part as the kernel
+ * does (dml_group_find_part) and running as that part's block. */
+static void emulate_group(emulation* e, const dml_cuda_group_launch* g, dml_cuda_launch* view, dml_coalescing* stats)
+{
+    e->group = g;
+    e->group_view = view;
+    if (g->params.row_join) { /* every block walks the joined rows: part[parts] */
+        group_part_view(g, g->params.parts, view);
+        e->launch = view;
+        for (uint32_t block = 0; block < g->grid; ++block)
+            emulate_kernel_block(e, stats, block);
+        return;
+    }
+    uint32_t current = UINT32_MAX;
+    for (uint32_t block = 0; block < g->grid; ++block) {
+        const uint32_t n = dml_group_find_part(g->params.part, g->params.parts, block);
+        if (n != current) {
+            group_part_view(g, n, view);
+            e->launch = view;
+            current = n;
+        }
+        emulate_kernel_block(e, stats, block - g->params.part[n].first_block);
+    }
+}
+
+int dml_cuda_emulate_group(const dml_cuda_group_launch* g, dml_coalescing* stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    t_violation[0] = 0;
+    emulation e;
+    memset(&e, 0, sizeof e);
+    dml_cuda_launch* volatile view = malloc(sizeof(dml_cuda_launch)); /* volatile: used after a longjmp */
+    e.trace = stats ? calloc(1, sizeof *e.trace) : NULL;
+    e.stats = e.trace ? stats : NULL;
+    e.shared = g->shared_bytes ? shared_model_new(g->shared_bytes) : NULL;
+    if (!view || (stats && !e.trace) || (g->shared_bytes && !e.shared)) {
+        free(view);
+        free(e.trace);
+        shared_model_free(e.shared);
+        return DML_EMULATE_OUT_OF_MEMORY;
+    }
+    t_emulation = &e;
+    if (setjmp(e.violation) == 0) {
+        emulate_group(&e, g, view, e.stats);
+        if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))
+            e.result = DML_EMULATE_OUT_OF_MEMORY;
+    } else {
+        e.result = DML_EMULATE_VIOLATION;
+    }
+    t_emulation = NULL;
+    if (e.trace)
+        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+            free(e.trace->lanes[lane]);
+    free(e.trace);
+    free(view);
+    shared_model_free(e.shared);
+    return e.result;
 }
 
 int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)

@@ -10,6 +10,7 @@
 #define DML_CUDA_EMULATOR_H
 
 #include "launch.h"
+#include "group.h"
 
 #define DML_SECTOR_BYTES 32
 #define DML_WARP_SIZE 32
@@ -73,6 +74,11 @@ double dml_coalescing_store_efficiency(const dml_coalescing* c);
  * still executed and checked; or, for a TILED launch, the shared-memory
  * model could not be allocated: nothing was executed). */
 int dml_cuda_emulate(const dml_cuda_launch* launch, dml_coalescing* stats);
+
+/* Executes a grouped launch (group.h) as dml_cuda_emulate does a launch:
+ * block by block, each block as its part's, every access checked against
+ * that part's own bound ranges; stats (may be NULL) summed over the parts. */
+int dml_cuda_emulate_group(const dml_cuda_group_launch* group, dml_coalescing* stats);
 
 /* Runs `phases` phases of one block of `threads` threads (at most
  * DML_CUDA_BLOCK) over the shared-memory model TILED launches use, of

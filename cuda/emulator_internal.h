@@ -82,6 +82,11 @@ typedef struct emulation {
     uint64_t loads_before_shared; /* TILED: the running thread's loads before its first shared store */
     int shared_stored;
     uint32_t instruction; /* TILED: named by the code (NO_INSTRUCTION: none yet in this phase) */
+    /* A grouped launch (dml_cuda_emulate_group): the group, and the launch
+     * its running block sees (launch), whose input range a joined row's
+     * loads switch to the part they read (dml_emulator_part). */
+    const dml_cuda_group_launch* group;
+    dml_cuda_launch* group_view;
     int result;
     jmp_buf violation;
 } emulation;

@@ -17,7 +17,7 @@
 #include "cast_kernel.h"
 #include "fill_kernel.h"
 #include "scale_bias_kernel.h"
-#include "tile_staged.h"
+#include "tiled_block.h"
 
 template <int ElementSize, int Mode, int Wide, int Reverse, int OuterRank>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_GATHER_BLOCKS_PER_SM(Mode, ElementSize, Wide, Reverse))
@@ -27,29 +27,13 @@ dml_gather_kernel(const dml_gather_params params)
         OuterRank);
 }
 
-/* TILED: the block's tiles in turn, each through shared memory, square
- * (tile_thread.h) or staged (tile_staged.h): the loop bound and the choice
- * are the same for every thread of the block, so the barriers are. The
- * tile's shared memory is dynamic, sized by the launcher (shared_bytes). */
+/* TILED: the block's tiles (tiled_block.h) over the tile's shared memory,
+ * dynamic, sized by the launcher (shared_bytes). */
 template <int ElementSize, int Wide>
 __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_TILE_BLOCKS_PER_SM) dml_tiled_kernel(const dml_gather_params params)
 {
     extern __shared__ __align__(16) unsigned char tile[];
-    if (params.tile_staged) {
-        for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
-            dml_staged_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
-            __syncthreads();
-            dml_staged_store(&params, t, threadIdx.x, tile, ElementSize, Wide);
-            __syncthreads();
-        }
-        return;
-    }
-    for (uint64_t t = blockIdx.x; t < params.count; t += gridDim.x) {
-        dml_tile_load(&params, t, threadIdx.x, tile, ElementSize, Wide);
-        __syncthreads();
-        dml_tile_store(&params, t, threadIdx.x, tile, ElementSize, Wide);
-        __syncthreads();
-    }
+    dml_tiled_block<ElementSize, Wide>(&params, blockIdx.x, gridDim.x, tile);
 }
 
 namespace {

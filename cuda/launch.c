@@ -427,7 +427,9 @@ static void plan_tiled_grid(dml_cuda_launch* launch, const dml_cuda_limits* limi
     launch->grid = (uint32_t)(p->count < resident ? p->count : resident);
 }
 
-void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given, dml_cuda_launch* launch)
+/* The launch of a plan; allow_copy 0: a kernel even for a plain copy
+ * (a grouped launch's part, group.c). */
+static void plan_launch(const dml_plan* plan, const dml_cuda_limits* given, dml_cuda_launch* launch, int allow_copy)
 {
     const dml_cuda_limits limits = sane_limits(given);
     if (plan->kind == DML_PLAN_SCALE_BIAS) {
@@ -448,7 +450,7 @@ void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given,
     }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
-    if (plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
+    if (allow_copy && plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
         (plan->in_strides[0] == 1 || plan->sizes[0] == 1)) {
         launch->is_copy = 1;
         launch->copy_source_offset = plan->in_offset * (int64_t)e;
@@ -490,6 +492,16 @@ void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* given,
     uint64_t per_block = (uint64_t)block * DML_CUDA_ITEMS;
     uint64_t blocks = (p->count + per_block - 1) / per_block;
     launch->grid = (uint32_t)(blocks < resident ? blocks : resident);
+}
+
+void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* limits, dml_cuda_launch* launch)
+{
+    plan_launch(plan, limits, launch, 1);
+}
+
+void dml_cuda_plan_kernel_on(const dml_plan* plan, const dml_cuda_limits* limits, dml_cuda_launch* launch)
+{
+    plan_launch(plan, limits, launch, 0);
 }
 
 void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch)

@@ -108,6 +108,10 @@ typedef struct dml_cuda_launch {
  * the operator is compiled. Never fails: every plan has a launch. */
 void dml_cuda_plan_launch_on(const dml_plan* plan, const dml_cuda_limits* limits, dml_cuda_launch* launch);
 
+/* The same, but a kernel even where the plan is a plain copy (a grouped
+ * launch's part: group.h). */
+void dml_cuda_plan_kernel_on(const dml_plan* plan, const dml_cuda_limits* limits, dml_cuda_launch* launch);
+
 /* The same for an H100-like GPU (dml_cuda_h100_limits) of sm_count SMs. */
 void dml_cuda_plan_launch(const dml_plan* plan, uint32_t sm_count, dml_cuda_launch* launch);
 

@@ -471,8 +471,8 @@ static int run_other_kinds(gpu* g, const bench_cuda_options* o, uint64_t size, c
     } built[] = {
         { "pad_constant", "PADDING", "constant", "pad" }, { "pad_edge", "PADDING", "edge", "pad" },
         { "pad_reflect", "PADDING", "reflection", "pad" }, { "pad_symmetric", "PADDING", "symmetric", "pad" },
-        { "join_inner", "JOIN", "inner", "gather/part" }, { "join_outer", "JOIN", "outer", "gather/part" },
-        { "split_inner", "SPLIT", "inner", "gather/part" }, { "split_outer", "SPLIT", "outer", "gather/part" },
+        { "join_inner", "JOIN", "inner", "group" }, { "join_outer", "JOIN", "outer", "group" },
+        { "split_inner", "SPLIT", "inner", "group" }, { "split_outer", "SPLIT", "outer", "group" },
     };
     int failures = 0;
     for (size_t k = 0; k < sizeof built / sizeof *built; k++)

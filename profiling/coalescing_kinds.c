@@ -1,8 +1,9 @@
 /*
  * coalescing_kinds.c — dmlcoalesce's rows for CAST (its own kernels,
- * cast.cu) and for JOIN and SPLIT (one gather per part). Each operator is
- * validated and lowered as CompileOperator does (dml_op_create,
- * dml_op_lower), every step launched for the GPU and run by the emulator
+ * cast.cu) and for JOIN and SPLIT (one gather per part, the parts as one
+ * grouped launch: cuda/group.h). Each operator is validated and lowered as
+ * CompileOperator does (dml_op_create, dml_op_lower), its steps launched as
+ * the CUDA backends dispatch them (dml_cuda_run_group) and run by the emulator
  * over buffers of the tensors' exact sizes, 64-byte aligned; the steps'
  * requested bytes and sectors are summed into the operator's row. A step
  * the launcher makes a cudaMemcpyAsync counts as perfectly coalesced, as
@@ -18,6 +19,7 @@
 #include "core/error.h"
 #include "core/ops/op.h"
 #include "emulator.h"
+#include "group.h"
 #include "launch.h"
 
 #define MAX_TENSORS 2
@@ -25,7 +27,8 @@
 /* What one operator's steps did, summed. */
 typedef struct kinds_row {
     dml_coalescing stats;
-    uint32_t steps, copies;
+    uint32_t steps, copies, launches;
+    int grouped; /* a grouped launch ran some of the steps (group.h) */
     uint32_t grid, block; /* the first kernel's */
     int wide, mode;
     uint64_t out_bytes;
@@ -58,6 +61,70 @@ static void add_kernel(dml_coalescing* s, const dml_coalescing* k)
     s->store_requests += k->store_requests;
 }
 
+/* The operator's steps as the CUDA backends dispatch them
+ * (dml_cuda_run_group: JOIN's and SPLIT's parts as one grouped launch). */
+typedef struct kinds_run {
+    kinds_row* row;
+    const dml_cuda_launch* launches;
+    const dml_plan_args* args;
+    const char* name;
+} kinds_run;
+
+static int emulated(const kinds_run* run, int result)
+{
+    if (result < 0)
+        fprintf(stderr, "dmlcoalesce: %s: %s\n", run->name,
+            result == DML_EMULATE_VIOLATION ? dml_cuda_emulator_violation() : "tracing ran out of memory");
+    return result < 0;
+}
+
+/* A kernel launch's geometry, when it is the row's first. */
+static void first_kernel(kinds_row* r, uint32_t grid, uint32_t block, int wide, int mode)
+{
+    if (r->grid)
+        return;
+    r->grid = grid;
+    r->block = block;
+    r->wide = wide;
+    r->mode = mode;
+}
+
+static int run_single(void* context, uint32_t index)
+{
+    const kinds_run* run = context;
+    kinds_row* r = run->row;
+    dml_cuda_launch launch = run->launches[index];
+    dml_cuda_bind_launch(&launch, &run->args[index]);
+    r->launches++;
+    r->steps++;
+    if (launch.is_copy) {
+        r->copies++;
+        add_copy(&r->stats, &launch);
+        return 0;
+    }
+    dml_coalescing stats;
+    if (emulated(run, dml_cuda_emulate(&launch, &stats)))
+        return 1;
+    add_kernel(&r->stats, &stats);
+    first_kernel(r, launch.grid, launch.block, launch.wide, launch.mode);
+    return 0;
+}
+
+static int run_grouped(void* context, const dml_cuda_group_launch* group)
+{
+    const kinds_run* run = context;
+    kinds_row* r = run->row;
+    dml_coalescing stats;
+    if (emulated(run, dml_cuda_emulate_group(group, &stats)))
+        return 1;
+    r->launches++;
+    r->steps += group->params.parts;
+    r->grouped = 1;
+    add_kernel(&r->stats, &stats);
+    first_kernel(r, group->grid, group->block, group->wide, (int)group->params.part[0].mode);
+    return 0;
+}
+
 /* Lowers desc and emulates its steps into r; 0, or -1 (printed). */
 static int emulate_desc(const DML_OPERATOR_DESC* desc, const char* name, uint32_t sm_count, kinds_row* r)
 {
@@ -71,42 +138,31 @@ static int emulate_desc(const DML_OPERATOR_DESC* desc, const char* name, uint32_
         return -1;
     }
     unsigned char* in[MAX_TENSORS] = { NULL }, *out[MAX_TENSORS] = { NULL };
-    int failed = op->input_count > MAX_TENSORS || op->output_count > MAX_TENSORS;
+    int failed = op->input_count > MAX_TENSORS || op->output_count > MAX_TENSORS || lowering.count > MAX_TENSORS;
     for (uint32_t i = 0; !failed && i < op->input_count; i++)
         failed = !(in[i] = tensor_memory(&op->inputs[i]));
     for (uint32_t i = 0; !failed && i < op->output_count; i++) {
         failed = !(out[i] = tensor_memory(&op->outputs[i]));
         r->out_bytes += failed ? 0 : op->outputs[i].total_bytes;
     }
+    const dml_cuda_limits limits = dml_cuda_h100_limits(sm_count);
+    const dml_plan* plans[MAX_TENSORS];
+    const dml_cuda_launch* compiled[MAX_TENSORS];
+    dml_cuda_launch launches[MAX_TENSORS];
+    dml_plan_args args[MAX_TENSORS];
     for (uint32_t s = 0; !failed && s < lowering.count; s++) {
         const dml_op_step* step = &lowering.steps[s];
         const uint32_t i = step->input.index, o = step->output.index;
-        dml_plan_args args = { in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes };
-        dml_cuda_launch launch;
-        dml_cuda_prepare(&step->plan, &args, sm_count, &launch);
-        dml_coalescing stats;
-        memset(&stats, 0, sizeof stats);
-        r->steps++;
-        if (launch.is_copy) {
-            r->copies++;
-            add_copy(&r->stats, &launch);
-            continue;
-        }
-        int emulated = dml_cuda_emulate(&launch, &stats);
-        if (emulated < 0) {
-            fprintf(stderr, "dmlcoalesce: %s: %s\n", name,
-                emulated == DML_EMULATE_VIOLATION ? dml_cuda_emulator_violation() : "tracing ran out of memory");
-            failed = 1;
-            break;
-        }
-        add_kernel(&r->stats, &stats);
-        if (!r->grid) {
-            r->grid = launch.grid;
-            r->block = launch.block;
-            r->wide = launch.wide;
-            r->mode = launch.mode;
-        }
+        args[s] = (dml_plan_args){ in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes };
+        plans[s] = &step->plan;
+        dml_cuda_plan_launch_on(&step->plan, &limits, &launches[s]);
+        compiled[s] = &launches[s];
     }
+    dml_cuda_group_launch* group = failed ? NULL : malloc(sizeof *group);
+    kinds_run run = { r, launches, args, name };
+    failed = !group ||
+        dml_cuda_run_group(plans, compiled, args, lowering.count, &limits, group, run_single, run_grouped, &run) != 0;
+    free(group);
     for (uint32_t i = 0; i < MAX_TENSORS; i++) {
         free(in[i]);
         free(out[i]);
@@ -128,7 +184,8 @@ static const char* gather_mode(int mode)
 }
 
 /* One row in dmlcoalesce's columns; launch: "cast", or the gather's mode
- * (its first kernel's) with the step count, or "copy" when every step is one. */
+ * (its first kernel's, or a grouped launch's first part's: "group2/vector")
+ * with the launch count, or "copy" when every launch is one. */
 static void print_row(int csv, const char* op, uint32_t e, const char* pattern, const char* kind, const kinds_row* r)
 {
     const double load = dml_coalescing_load_efficiency(&r->stats), store = dml_coalescing_store_efficiency(&r->stats);
@@ -142,9 +199,12 @@ static void print_row(int csv, const char* op, uint32_t e, const char* pattern, 
     }
     char what[64];
     if (all_copies)
-        snprintf(what, sizeof what, "copy x%u", r->steps);
-    else if (r->steps > 1)
-        snprintf(what, sizeof what, "%s/%s %ux%u x%u%s", kind, bits, r->grid, r->block, r->steps,
+        snprintf(what, sizeof what, "copy x%u", r->launches);
+    else if (r->grouped)
+        snprintf(what, sizeof what, "group%u/%s/%s %ux%u x%u", r->steps, kind, bits, r->grid, r->block,
+            r->launches);
+    else if (r->launches > 1)
+        snprintf(what, sizeof what, "%s/%s %ux%u x%u%s", kind, bits, r->grid, r->block, r->launches,
             r->copies ? "+copy" : "");
     else
         snprintf(what, sizeof what, "%s/%s %ux%u", kind, bits, r->grid, r->block);

@@ -32,6 +32,7 @@
 #include <pthread.h>
 
 #include "core/error.h"
+#include "group_kernel.h"
 #include "kernels.h"
 #include "launch.h"
 
@@ -534,6 +535,9 @@ static DML_RESULT cuda_compile(void* device_state, const dml_plan* plan, void** 
     DML_RESULT r = enter_device(device, &scope);
     if (r >= 0) {
         cudaError_t error = dml_cuda_load_kernel(launch);
+        /* A GATHER may be dispatched as a part of a grouped launch too. */
+        if (error == cudaSuccess && dml_cuda_groupable(plan))
+            error = dml_cuda_load_group_kernels(plan->element_size);
         leave_device(&scope);
         if (error != cudaSuccess)
             r = cuda_fail(error, "loading the gather kernel");
@@ -566,6 +570,54 @@ static DML_RESULT cuda_queue_execute(void* queue_state, const dml_plan* plan, co
                                 : cuda_fail(error, launch.is_copy ? "cudaMemcpyAsync" : "gather kernel launch");
 }
 
+/* A dispatch group (JOIN's or SPLIT's parts) as grouped launches
+ * (cuda/group.h): one launch for up to DML_GROUP_PARTS parts. */
+typedef struct cuda_group_run {
+    cuda_queue* queue;
+    const dml_plan* const* plans;
+    const void* const* compiled_states;
+    const dml_plan_args* args;
+    cudaError_t error;
+    const char* what;
+} cuda_group_run;
+
+static int cuda_run_single(void* context, uint32_t index)
+{
+    cuda_group_run* run = context;
+    dml_cuda_launch launch = *(const dml_cuda_launch*)run->compiled_states[index];
+    dml_cuda_bind_launch(&launch, &run->args[index]);
+    run->error = dml_cuda_launch_gather(&launch, run->queue->stream);
+    run->what = launch.is_copy ? "cudaMemcpyAsync" : "gather kernel launch";
+    return run->error != cudaSuccess;
+}
+
+static int cuda_run_grouped(void* context, const dml_cuda_group_launch* group)
+{
+    cuda_group_run* run = context;
+    run->error = dml_cuda_launch_group(group, run->queue->stream);
+    run->what = "grouped gather kernel launch";
+    return run->error != cudaSuccess;
+}
+
+/* The grouped launch is built on the stack (36 KiB, its 32 KiB of
+ * parameters included): no allocation on the dispatch path, and any
+ * number of threads may dispatch at once. */
+static DML_RESULT cuda_queue_execute_group(void* queue_state, const dml_plan* const* plans,
+    const void* const* compiled_states, const dml_plan_args* args, uint32_t count)
+{
+    cuda_queue* queue = queue_state;
+    device_scope scope;
+    DML_RESULT r = enter_device(queue->device, &scope);
+    if (r < 0)
+        return r;
+    dml_cuda_group_launch group;
+    cuda_group_run run = { queue, plans, compiled_states, args, cudaSuccess, "" };
+    dml_cuda_run_group(plans, (const dml_cuda_launch* const*)compiled_states, args, count, &queue->device->limits,
+        &group, cuda_run_single, cuda_run_grouped, &run);
+    leave_device(&scope);
+    return run.error == cudaSuccess ? DML_S_OK : cuda_fail(run.error, run.what);
+}
+
 const dml_backend dml_cuda_backend = {
     .name = "cuda",
     .plan_kinds = DML_CUDA_PLAN_KINDS,
@@ -583,4 +635,5 @@ const dml_backend dml_cuda_backend = {
     .compile = cuda_compile,
     .compiled_destroy = free,
     .queue_execute = cuda_queue_execute,
+    .queue_execute_group = cuda_queue_execute_group,
 };

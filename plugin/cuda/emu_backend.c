@@ -26,6 +26,7 @@
 
 #include "core/error.h"
 #include "emulator.h"
+#include "group.h"
 #include "launch.h"
 
 #define EMU_DEFAULT_SMS 132u
@@ -176,14 +177,9 @@ static DML_RESULT emu_compile(void* device_state, const dml_plan* plan, void** c
     return DML_S_OK;
 }
 
-static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
-    const dml_plan_args* args)
+/* What an emulation returned, as the dispatch's result. */
+static DML_RESULT emulated_result(int emulated)
 {
-    (void)queue_state;
-    (void)plan;
-    dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
-    dml_cuda_bind_launch(&launch, args);
-    const int emulated = dml_cuda_emulate(&launch, NULL);
     if (emulated == DML_EMULATE_OUT_OF_MEMORY)
         return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of host memory executing an operator");
     if (emulated == DML_EMULATE_VIOLATION) {
@@ -194,6 +190,52 @@ static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, con
         abort();
     }
     return DML_S_OK;
+}
+
+static DML_RESULT emu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
+    const dml_plan_args* args)
+{
+    (void)queue_state;
+    (void)plan;
+    dml_cuda_launch launch = *(const dml_cuda_launch*)compiled_state;
+    dml_cuda_bind_launch(&launch, args);
+    return emulated_result(dml_cuda_emulate(&launch, NULL));
+}
+
+/* A dispatch group, as the CUDA plugin launches it (dml_cuda_run_group). */
+typedef struct emu_group_run {
+    const dml_plan* const* plans;
+    const void* const* compiled_states;
+    const dml_plan_args* args;
+    DML_RESULT result;
+} emu_group_run;
+
+static int emu_run_single(void* context, uint32_t index)
+{
+    emu_group_run* run = context;
+    run->result = emu_queue_execute(NULL, run->plans[index], run->compiled_states[index], &run->args[index]);
+    return run->result < 0;
+}
+
+static int emu_run_grouped(void* context, const dml_cuda_group_launch* group)
+{
+    emu_group_run* run = context;
+    run->result = emulated_result(dml_cuda_emulate_group(group, NULL));
+    return run->result < 0;
+}
+
+static DML_RESULT emu_queue_execute_group(void* queue_state, const dml_plan* const* plans,
+    const void* const* compiled_states, const dml_plan_args* args, uint32_t count)
+{
+    const emu_queue* queue = queue_state;
+    dml_cuda_group_launch* group = malloc(sizeof *group); /* the emulator allocates anyway */
+    if (!group)
+        return dml_set_error(DML_E_OUTOFMEMORY, "cudaemu: out of host memory executing an operator");
+    emu_group_run run = { plans, compiled_states, args, DML_S_OK };
+    dml_cuda_run_group(plans, (const dml_cuda_launch* const*)compiled_states, args, count, &queue->device->limits,
+        group, emu_run_single, emu_run_grouped, &run);
+    free(group);
+    return run.result;
 }
 
 const dml_backend dml_cudaemu_backend = {
@@ -212,4 +254,5 @@ const dml_backend dml_cudaemu_backend = {
     .compile = emu_compile,
     .compiled_destroy = free,
     .queue_execute = emu_queue_execute,
+    .queue_execute_group = emu_queue_execute_group,
 };

@@ -40,7 +40,7 @@
  *
  * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH),
  * DML_KERNELS_OBJECT (kernels.cu's object), DML_CAST_OBJECT,
- * DML_PAD_OBJECT, set by tests/cuda/CMakeLists.txt.
+ * DML_PAD_OBJECT, DML_GROUP_OBJECT, set by tests/cuda/CMakeLists.txt.
  */
 #include <check.h>
 #include <stdio.h>
@@ -49,6 +49,7 @@
 
 #define DML_CUDA_EMULATION 1 /* as the emulator compiles it (see test_divisor.c) */
 #include "gather_thread.h"
+#include "group_kernel.h"
 #include "kernels.h"
 
 enum { OTHER, LOAD, LOAD128, STORE, BRANCH, LOCAL, GENERIC, SHUFFLE };
@@ -412,6 +413,44 @@ START_TEST(fill_kernels_store_vectors_and_never_fuse)
 }
 END_TEST
 
+/* The grouped kernels (group.cu, DML_GROUP_OBJECT): every variant the
+ * launcher can pick is in the object (dml_cuda_group_kernel_count per
+ * architecture); none uses local memory (LDL/STL), so the 32 KiB
+ * __grid_constant__ parameter is read where the launch put it, never
+ * copied per thread, and nothing spills; each has the gather's 16-byte
+ * loads and stores (its vector paths). Their loads in flight are those of
+ * the gather paths they inline (checked above on kernels.cu) and, per
+ * launch, in the emulator. */
+START_TEST(grouped_kernels_read_their_parameter_in_place)
+{
+    disassemble("DML_GROUP_OBJECT");
+    int failures = 0;
+    size_t per_arch = 0;
+    for (size_t i = 0; i < function_count; i++) {
+        const function* f = &functions[i];
+        ck_assert_msg(strstr(f->name, "dml_group_kernel") != NULL, "%s: unknown kernel %s", f->arch, f->name);
+        per_arch += !strcmp(f->arch, functions[0].arch);
+        size_t local = 0, loads128 = 0, stores128 = 0;
+        for (size_t j = 0; j < f->count; j++) {
+            local += f->code[j].kind == LOCAL;
+            loads128 += f->code[j].kind == LOAD128;
+            stores128 += f->code[j].kind == STORE && f->code[j].bytes == 16;
+        }
+        if (local || !loads128 || !stores128) {
+            printf("%s %s: %zu local, %zu 16-byte loads, %zu 16-byte stores\n", f->arch, f->name, local, loads128,
+                stores128);
+            failures++;
+        }
+    }
+    printf("grouped kernels: %zu over the architectures, %zu in %s, %d problem(s)\n", function_count, per_arch,
+        functions[0].arch, failures);
+    ck_assert_int_eq(failures, 0);
+    ck_assert_uint_eq(per_arch, (size_t)dml_cuda_group_kernel_count());
+    ck_assert_uint_eq(function_count % per_arch, 0);
+    forget_functions();
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("cuda_sass_loads");
@@ -420,6 +459,7 @@ int main(void)
     tcase_add_test(tc, loads_before_first_store_reach_the_floor);
     tcase_add_test(tc, fill_kernels_store_vectors_and_never_fuse);
     tcase_add_test(tc, per_element_kernels_access_one_element);
+    tcase_add_test(tc, grouped_kernels_read_their_parameter_in_place);
     suite_add_tcase(s, tc);
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);

@@ -21,7 +21,9 @@
  *                                         the variant coverage (CI runs this)
  *
  * Then the CAST and PAD kernels (cast.cu, pad.cu), which have launches of
- * their own, on hand-made plans (vs_emulator_kinds.c), the same three ways.
+ * their own, on hand-made plans (vs_emulator_kinds.c), the same three ways,
+ * and the grouped kernels (group.cu) on JOINs and SPLITs
+ * (vs_emulator_group.c), every buffer of its exact size.
  *
  * Needs a GPU except with --emulator-only: exits 77 (skipped) without one.
  * DML_TEST_SEED replays a seed.
@@ -38,6 +40,7 @@
 #include "kernels.h"
 #include "launch.h"
 #include "reference.h" /* tests/api: FILL's reference */
+#include "vs_emulator_group.h"
 #include "vs_emulator_kinds.h"
 
 #define SKIP 77
@@ -551,6 +554,7 @@ int main(int argc, char** argv)
     int fills = fill_sweep(&r, sms);
     printf("fills: %d plans against the reference, each at %u SMs and at 1 SM\n", fills, sms);
     failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD, quick);
+    failures += vs_emulator_group(sms, on_gpu);
     if (large && on_gpu)
         large_cases(sms);
     printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,

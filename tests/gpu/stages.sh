@@ -154,9 +154,9 @@ stage_sanitizer() {
         fi
     done
     # Through the plugin under memcheck: first the suites of CAST, PADDING,
-    # JOIN and SPLIT (their kernels and per-part gathers on the cuda backend;
-    # test_cuda_vs_emulator --quick above runs the CAST and PAD kernels on
-    # hand-made plans), then, when time is left, the differential suite
+    # JOIN and SPLIT (their kernels and grouped gathers on the cuda backend;
+    # test_cuda_vs_emulator --quick above runs the CAST, PAD and grouped
+    # kernels on hand-made plans), then, when time is left, the differential suite
     # (CTest cuda_sanitizer.*).
     if [ $((SECONDS - started)) -lt 45 ]; then
         run_ctest '^cuda_sanitizer\.test_api_(cast|padding|join_split)$' 25 || failed="$failed kinds-memcheck"
