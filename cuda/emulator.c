@@ -480,6 +480,23 @@ static void group_part_view(const dml_cuda_group_launch* g, uint32_t n, dml_cuda
     }
 }
 
+/* Whether the trace or the shared-memory model ran out of memory while
+ * the launch ran (the statistics would be incomplete). */
+static int ran_out_of_memory(const emulation* e)
+{
+    return (e->trace && e->trace->failed) || (e->stats && e->shared && e->shared->overflow);
+}
+
+/* Frees what an emulation allocated: its trace and shared-memory model. */
+static void emulation_free(emulation* e)
+{
+    if (e->trace)
+        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
+            free(e->trace->lanes[lane]);
+    free(e->trace);
+    shared_model_free(e->shared);
+}
+
 /* A grouped launch: block by block, each finding its part as the kernel
  * does (dml_group_find_part) and running as that part's block. */
 static void emulate_group(emulation* e, const dml_cuda_group_launch* g, dml_cuda_launch* view, dml_coalescing* stats)
@@ -525,18 +542,14 @@ int dml_cuda_emulate_group(const dml_cuda_group_launch* g, dml_coalescing* stats
     t_emulation = &e;
     if (setjmp(e.violation) == 0) {
         emulate_group(&e, g, view, e.stats);
-        if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))
+        if (ran_out_of_memory(&e))
             e.result = DML_EMULATE_OUT_OF_MEMORY;
     } else {
         e.result = DML_EMULATE_VIOLATION;
     }
     t_emulation = NULL;
-    if (e.trace)
-        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-            free(e.trace->lanes[lane]);
-    free(e.trace);
+    emulation_free(&e);
     free(view);
-    shared_model_free(e.shared);
     return e.result;
 }
 
@@ -574,16 +587,12 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
             emulate_fill(&e, stats);
         else
             emulate_kernel(&e, stats);
-        if ((e.trace && e.trace->failed) || (e.stats && e.shared && e.shared->overflow))
+        if (ran_out_of_memory(&e))
             e.result = DML_EMULATE_OUT_OF_MEMORY;
     } else {
         e.result = DML_EMULATE_VIOLATION;
     }
     t_emulation = NULL;
-    if (e.trace)
-        for (int lane = 0; lane < DML_WARP_SIZE; ++lane)
-            free(e.trace->lanes[lane]);
-    free(e.trace);
-    shared_model_free(e.shared);
+    emulation_free(&e);
     return e.result;
 }
