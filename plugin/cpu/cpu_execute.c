@@ -813,8 +813,10 @@ static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uin
     const int constant = output_is_constant(p);
     uint64_t written = 0; /* constant plans: the elements the buffer holds already */
     for (uint64_t at = begin; at < end;) {
-        const uint64_t to_line = (64 - ((uintptr_t)out & 63)) & 63; /* a multiple of E: outputs are aligned */
-        uint64_t n = (to_line ? to_line : RANGE_STAGE_BYTES) / E;
+        /* up to the next line (a multiple of E: bindings are 16-byte aligned); a whole buffer from a line,
+         * or should the output ever sit off its element alignment, so that every piece makes progress */
+        const uint64_t to_line = (64 - ((uintptr_t)out & 63)) & 63;
+        uint64_t n = (to_line >= E ? to_line : RANGE_STAGE_BYTES) / E;
         n = n < end - at ? n : end - at;
         if (!constant || n > written) {
             piece.out_offset = -(int64_t)at;
