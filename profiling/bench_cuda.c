@@ -270,7 +270,7 @@ static int print_prediction(const gather_case* c, const dml_plan* plan, const dm
     const uint32_t offsets[3] = { 0, 0, 0 };
     if (gather_buffers_alloc(c, offsets, 1, &b) < 0)
         return -1;
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_plan_launch_on(plan, limits, &launch);
     dml_cuda_bind_launch(&launch, &args);
@@ -299,7 +299,7 @@ static int print_pad_prediction(const built_case* c, const dml_cuda_limits* limi
     unsigned char* out = calloc(1, out_bytes ? out_bytes : 1);
     int r = -1;
     if (in && out) {
-        dml_plan_args args = { in, NULL, out, in_bytes, 0, out_bytes };
+        dml_plan_args args = { in, NULL, out, in_bytes, 0, out_bytes, NULL, 0 };
         dml_cuda_launch launch;
         dml_cuda_plan_launch_on(&plan, limits, &launch);
         dml_cuda_bind_launch(&launch, &args);

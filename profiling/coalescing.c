@@ -94,7 +94,7 @@ static int fill_rows(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_co
                     fprintf(stderr, "dmlcoalesce: out of memory\n");
                     return failures + 1;
                 }
-                dml_plan_args args = { NULL, NULL, out, 0, 0, out_bytes };
+                dml_plan_args args = { NULL, NULL, out, 0, 0, out_bytes, NULL, 0 };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&plan, &args, sm_count, &launch);
                 dml_coalescing stats;
@@ -168,7 +168,7 @@ static int padding_row(int csv, uint64_t bytes, uint32_t row_bytes, uint32_t sm_
         return 1;
     }
     memset(in, 0x5A, in_bytes);
-    dml_plan_args args = { in, NULL, out, in_bytes, 0, out_bytes };
+    dml_plan_args args = { in, NULL, out, in_bytes, 0, out_bytes, NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, sm_count, &launch);
     dml_coalescing stats;
@@ -254,7 +254,7 @@ int main(int argc, char** argv)
                     fprintf(stderr, "dmlcoalesce: out of memory\n");
                     return 1;
                 }
-                dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+                dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&plan, &args, sm_count, &launch);
                 dml_coalescing stats;

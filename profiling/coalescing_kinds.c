@@ -153,7 +153,7 @@ static int emulate_desc(const DML_OPERATOR_DESC* desc, const char* name, uint32_
     for (uint32_t s = 0; !failed && s < lowering.count; s++) {
         const dml_op_step* step = &lowering.steps[s];
         const uint32_t i = step->input.index, o = step->output.index;
-        args[s] = (dml_plan_args){ in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes };
+        args[s] = (dml_plan_args){ in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes, NULL, 0 };
         plans[s] = &step->plan;
         dml_cuda_plan_launch_on(&step->plan, &limits, &launches[s]);
         compiled[s] = &launches[s];

@@ -550,6 +550,94 @@ typedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
     DML_SCALAR_UNION ValueDelta;
 } DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 
+/* ---- Data-dependent data movement: positions read from a tensor --------
+ * Index tensors are INT32, INT64, UINT32 or UINT64 and live in device memory:
+ * they are checked at execution, never trusted. A negative signed index
+ * counts from the end (i + size); gathers clamp what is still out of range
+ * into it, scatters drop such updates, ONE_HOT gives an all-off sequence
+ * (docs/operators.md). */
+
+/* output[..., i..., ...] = input[..., indices[i...], ...] along Axis; the
+ * last IndexDimensions dimensions of IndicesTensor replace the input's Axis
+ * dimension in the output (right-aligned, leading 1s cropped or added). */
+typedef struct DML_GATHER_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+    UINT IndexDimensions;
+} DML_GATHER_OPERATOR_DESC;
+
+/* output[c] = input[c with c[Axis] = indices[c]]: IndicesTensor and
+ * OutputTensor share sizes, which equal the input's except on Axis. */
+typedef struct DML_GATHER_ELEMENTS_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_GATHER_ELEMENTS_OPERATOR_DESC;
+
+/* output[b..., i...] = input[b..., indices[b..., i..., :], ...]: the last
+ * dimension of IndicesTensor holds tuples of coordinates into the input's
+ * first dimensions after BatchDimensionCount batch dimensions (GATHER_ND:
+ * none). InputDimensionCount and IndicesDimensionCount count the tensors'
+ * meaningful (trailing) dimensions; the others are leading 1s. */
+typedef struct DML_GATHER_ND_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+} DML_GATHER_ND_OPERATOR_DESC;
+
+typedef struct DML_GATHER_ND1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+    UINT BatchDimensionCount;
+} DML_GATHER_ND1_OPERATOR_DESC;
+
+/* Output = Input, then output[c with c[Axis] = indices[c]] = updates[c] for
+ * every coordinate c of UpdatesTensor (whose sizes IndicesTensor shares). */
+typedef struct DML_SCATTER_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* UpdatesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_SCATTER_OPERATOR_DESC;
+typedef DML_SCATTER_OPERATOR_DESC DML_SCATTER_ELEMENTS_OPERATOR_DESC; /* DirectML's alias */
+
+/* Output = Input, then output[indices[i..., :], ...] = updates[i..., ...]:
+ * GATHER_ND's mirror. */
+typedef struct DML_SCATTER_ND_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* UpdatesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+} DML_SCATTER_ND_OPERATOR_DESC;
+
+/* Along Axis of the output, the element at indices[...] is ValuesTensor's
+ * second element ("on"), every other its first ("off"). */
+typedef struct DML_ONE_HOT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* ValuesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_ONE_HOT_OPERATOR_DESC;
+
+/* output = condition != 0 ? a : b, element-wise; ConditionTensor is UINT8. */
+typedef struct DML_ELEMENT_WISE_IF_OPERATOR_DESC {
+    const DML_TENSOR_DESC* ConditionTensor;
+    const DML_TENSOR_DESC* ATensor;
+    const DML_TENSOR_DESC* BTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+} DML_ELEMENT_WISE_IF_OPERATOR_DESC;
+
 /* ---- Graphs (DirectML's IDMLDevice1::CompileGraph) -------------------- */
 typedef enum DML_GRAPH_NODE_TYPE {
     DML_GRAPH_NODE_TYPE_INVALID = 0,

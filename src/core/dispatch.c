@@ -78,6 +78,14 @@ static DML_RESULT check_source(dml_device* device, const dml_compiled* compiled,
     return unbound(device, compiled, call, source.kind == DML_SOURCE_INPUT ? "input " : "output ", source.index);
 }
 
+/* Whether a step copies a tensor onto itself (a scatter's input copy when
+ * its input and output are bound to one range): nothing to run. */
+static bool copies_onto_itself(const dml_plan* plan, const dml_plan_args* args)
+{
+    return plan->kind == DML_PLAN_GATHER && args->input == args->output && plan->in_offset == plan->out_offset &&
+        memcmp(plan->in_strides, plan->out_strides, sizeof plan->in_strides) == 0;
+}
+
 /* Runs the steps in order; everything they need is checked before the first runs. */
 static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compiled, const dml_binding_table* table,
     const char* call)
@@ -94,7 +102,8 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
         const dml_step* step = &compiled->steps[k];
         DML_RESULT r;
         if ((r = check_source(device, compiled, table, step->input, call)) < 0 ||
-            (r = check_source(device, compiled, table, step->lengths, call)) < 0)
+            (r = check_source(device, compiled, table, step->lengths, call)) < 0 ||
+            (r = check_source(device, compiled, table, step->input2, call)) < 0)
             return r;
     }
     const dml_backend* backend = device->backend;
@@ -109,16 +118,20 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
         const dml_plan* plans[DML_BACKEND_GROUP_MAX];
         const void* states[DML_BACKEND_GROUP_MAX];
         dml_plan_args args[DML_BACKEND_GROUP_MAX];
+        uint32_t run = 0;
         for (uint32_t g = 0; g < n; ++g) {
             const dml_step* step = &compiled->steps[k + g];
-            plans[g] = &step->plan;
-            states[g] = step->backend_state;
-            args[g].input = resolve(compiled, table, step->input, &args[g].input_bytes);
-            args[g].lengths = resolve(compiled, table, step->lengths, &args[g].lengths_bytes);
-            args[g].output = (void*)resolve(compiled, table, step->output, &args[g].output_bytes);
+            plans[run] = &step->plan;
+            states[run] = step->backend_state;
+            args[run].input = resolve(compiled, table, step->input, &args[run].input_bytes);
+            args[run].lengths = resolve(compiled, table, step->lengths, &args[run].lengths_bytes);
+            args[run].output = (void*)resolve(compiled, table, step->output, &args[run].output_bytes);
+            args[run].input2 = resolve(compiled, table, step->input2, &args[run].input2_bytes);
+            run += !copies_onto_itself(plans[run], &args[run]);
         }
-        DML_RESULT r = n > 1 ? backend->queue_execute_group(queue->state, plans, states, args, n)
-                             : backend->queue_execute(queue->state, plans[0], states[0], &args[0]);
+        DML_RESULT r = run > 1 ? backend->queue_execute_group(queue->state, plans, states, args, run)
+            : run == 1         ? backend->queue_execute(queue->state, plans[0], states[0], &args[0])
+                               : DML_S_OK;
         if (r < 0)
             return dml_device_remove(device, r);
         k += n;

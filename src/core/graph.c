@@ -51,8 +51,9 @@ typedef struct node_output {
 /* One of a node's steps, its plan composed through fused producers. */
 typedef struct planned {
     dml_plan plan;
-    dml_source input, lengths;
+    dml_source input, lengths, input2;
     uint32_t output; /* which output of the node it writes */
+    bool ordered;    /* dml_op_step.ordered */
 } planned;
 
 typedef struct node {
@@ -422,7 +423,9 @@ static DML_RESULT plan_step(compiler* c, const node* n, const dml_op_step* step,
     DML_RESULT r;
     out->plan = step->plan;
     out->output = step->output.index;
-    if ((r = read_source(c, n, step->lengths, &out->lengths)) < 0)
+    out->ordered = step->ordered;
+    if ((r = read_source(c, n, step->lengths, &out->lengths)) < 0 ||
+        (r = read_source(c, n, step->input2, &out->input2)) < 0)
         return r;
     if (step->input.kind == DML_OPERAND_INPUT) {
         const feed* f = &n->feeds[step->input.index];
@@ -508,7 +511,7 @@ static uint64_t copy_steps(const node* n, uint32_t output, dml_source target, dm
         if (p->output != output)
             continue;
         if (step)
-            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target, false };
+            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target, !p->ordered, p->input2 };
         copied++;
     }
     return copied;
@@ -530,9 +533,9 @@ static uint64_t emit_output(const compiler* c, const node* n, uint32_t output, d
 }
 
 /* Every materialised output's steps, in dependency order. The steps of one
- * node are independent of each other (ops/op.h: they write disjoint parts of
- * its outputs and read only its inputs), so each after the node's first is
- * marked with_previous. */
+ * node are independent of each other unless ordered (ops/op.h: they write
+ * disjoint parts of its outputs and read only its inputs), so each after the
+ * node's first that is not ordered is marked with_previous (copy_steps). */
 static uint64_t emit_steps(const compiler* c, dml_step* step)
 {
     uint64_t count = 0;
@@ -541,8 +544,8 @@ static uint64_t emit_steps(const compiler* c, dml_step* step)
         const uint64_t first = count;
         for (uint32_t j = 0; j < n->op->output_count; ++j)
             count += emit_output(c, n, j, step ? step + count : NULL);
-        for (uint64_t s = first + 1; step && s < count; ++s)
-            step[s].with_previous = true;
+        if (step && count > first)
+            step[first].with_previous = false;
     }
     return count;
 }
@@ -610,6 +613,9 @@ static void describe(const compiler* c, const dml_compiled* compiled)
         if (p->kind == DML_PLAN_REVERSE_SUBSEQUENCES)
             n += snprintf(line + n, sizeof line - (size_t)n, " (lengths %s, axis %d clamp %llu)",
                 source_name(s->lengths, d, sizeof d), p->axis, (unsigned long long)p->axis_size);
+        else if (dml_plan_reads_lengths(p->kind))
+            n += snprintf(line + n, sizeof line - (size_t)n, " (%s %s)",
+                p->kind == DML_PLAN_SELECT ? "condition" : "indices", source_name(s->lengths, d, sizeof d));
         n += snprintf(line + n, sizeof line - (size_t)n, ", %u-byte elements, offsets in %lld out %lld, sizes/in/out:",
             p->element_size, (long long)p->in_offset, (long long)p->out_offset);
         for (uint32_t i = 0; i < p->rank && n < (int)sizeof line; ++i)

@@ -87,6 +87,7 @@ typedef struct dml_step {
      * write the same element nor read what the other writes, so a backend
      * may run them as one unit (dml_backend.queue_execute_group). */
     bool with_previous;
+    dml_source input2; /* SELECT, ONE_HOT */
 } dml_step;
 
 /* A compiled operator (a one-node graph) or a compiled graph: binding slots

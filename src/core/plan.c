@@ -8,6 +8,7 @@ typedef struct dim {
     uint64_t size;
     int64_t in_stride, out_stride, len_stride;
     bool is_axis;
+    int64_t in2_stride;  /* SELECT, ONE_HOT */
     int64_t pad_origin;  /* PAD: see dml_plan_builder_add_fold */
     uint64_t pad_extent; /* PAD: 0 when not folded */
 } dim;
@@ -61,7 +62,8 @@ static uint32_t merge_dims(dim* dims, uint32_t rank)
         int64_t s = (int64_t)inner->size;
         if (!inner->is_axis && !outer->is_axis && !inner->pad_extent && !outer->pad_extent &&
             continues(outer->in_stride, inner->in_stride, s) &&
-            continues(outer->out_stride, inner->out_stride, s) && continues(outer->len_stride, inner->len_stride, s)) {
+            continues(outer->out_stride, inner->out_stride, s) && continues(outer->len_stride, inner->len_stride, s) &&
+            continues(outer->in2_stride, inner->in2_stride, s)) {
             inner->size *= outer->size;
         } else {
             merged[n++] = *outer;
@@ -78,12 +80,15 @@ static uint64_t abs64(int64_t v)
 }
 
 /* Whether every element offset of a tensor walked with these strides from
- * base fits in int32, so kernels may index in 32 bits. Kernels compute element
- * offsets in 32 bits and turn them into byte addresses in 64 bits (offset *
- * element size on an int64), so the bound is on elements, not bytes. */
-static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* strides)
+ * base, plus `extra` (what indices add), fits in int32, so kernels may index
+ * in 32 bits. Kernels compute element offsets in 32 bits and turn them into
+ * byte addresses in 64 bits (offset * element size on an int64), so the
+ * bound is on elements, not bytes. */
+static bool fits_int32_plus(const dml_plan* plan, int64_t base, const int64_t* strides, uint64_t extra)
 {
     uint64_t reach = abs64(base);
+    if (__builtin_add_overflow(reach, extra, &reach))
+        return false;
     for (uint32_t i = 0; i < plan->rank; ++i) {
         uint64_t term;
         if (__builtin_mul_overflow(plan->sizes[i] - 1, abs64(strides[i]), &term) ||
@@ -105,12 +110,48 @@ static bool pad_origins_fit_int32(const dml_plan* plan)
     return true;
 }
 
+static bool fits_int32(const dml_plan* plan, int64_t base, const int64_t* strides)
+{
+    return fits_int32_plus(plan, base, strides, 0);
+}
+
+/* How far the index terms reach in the tensor they offset (the input of
+ * INDEXED, the output of SCATTER): sum of (index_sizes[k] - 1) *
+ * |index_strides[k]|; UINT64_MAX on overflow. */
+static uint64_t index_reach(const dml_plan* plan)
+{
+    uint64_t reach = 0, term;
+    for (uint32_t k = 0; k < plan->index_count && k < DML_PLAN_MAX_RANK; ++k)
+        if (__builtin_mul_overflow(plan->index_sizes[k] - 1, abs64(plan->index_strides[k]), &term) ||
+            __builtin_add_overflow(reach, term, &reach))
+            return UINT64_MAX;
+    return reach;
+}
+
+/* Whether a plan's offsets all fit in int32 (plan.h's index32). */
+static bool plan_fits_int32(const dml_plan* plan, const dml_plan* reach)
+{
+    uint32_t kind = plan->kind;
+    uint64_t in_extra = kind == DML_PLAN_INDEXED ? index_reach(plan) : 0;
+    uint64_t out_extra = kind == DML_PLAN_SCATTER ? index_reach(plan) : 0;
+    uint64_t len_extra = 0;
+    if ((kind == DML_PLAN_INDEXED || kind == DML_PLAN_SCATTER) && plan->index_count > 1 &&
+        __builtin_mul_overflow((uint64_t)(plan->index_count - 1), abs64(plan->index_step), &len_extra))
+        return false;
+    return plan->element_count <= INT32_MAX && pad_origins_fit_int32(plan) &&
+        fits_int32_plus(reach, plan->in_offset, plan->in_strides, in_extra) &&
+        fits_int32_plus(plan, plan->out_offset, plan->out_strides, out_extra) &&
+        (!dml_plan_reads_lengths(kind) || fits_int32_plus(plan, plan->len_offset, plan->len_strides, len_extra)) &&
+        (!dml_plan_reads_input2(kind) || fits_int32(plan, plan->in2_offset, plan->in2_strides));
+}
+
 /* Sorts, drops and merges dims[0..rank) into plan's dimensions; false when
  * more than DML_PLAN_MAX_RANK remain. plan's other fields are kept. */
 static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
 {
     rank = drop_unit_dims(dims, rank, plan->axis_size);
-    sort_by_output_stride(dims, rank);
+    if (plan->kind != DML_PLAN_SCATTER) /* a scatter keeps its updates' order (plan.h) */
+        sort_by_output_stride(dims, rank);
     rank = merge_dims(dims, rank);
     if (rank > DML_PLAN_MAX_RANK)
         return false;
@@ -127,6 +168,7 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
     memset(plan->in_strides, 0, sizeof plan->in_strides);
     memset(plan->out_strides, 0, sizeof plan->out_strides);
     memset(plan->len_strides, 0, sizeof plan->len_strides);
+    memset(plan->in2_strides, 0, sizeof plan->in2_strides);
     memset(plan->pad_origin, 0, sizeof plan->pad_origin);
     memset(plan->pad_extent, 0, sizeof plan->pad_extent);
     plan->rank = rank;
@@ -136,10 +178,11 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
         plan->in_strides[i] = dims[i].in_stride;
         plan->out_strides[i] = dims[i].out_stride;
         plan->len_strides[i] = dims[i].len_stride;
+        plan->in2_strides[i] = dims[i].in2_stride;
         plan->pad_origin[i] = dims[i].pad_origin;
         plan->pad_extent[i] = dims[i].pad_extent;
         plan->element_count *= dims[i].size;
-        if (dims[i].is_axis) {
+        if (dims[i].is_axis) { /* a reversal, or ONE_HOT's depth */
             plan->kind = kind;
             plan->axis = (int32_t)i;
         }
@@ -152,7 +195,9 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
         plan->pad_mode = 0;
         memset(&plan->fill_start, 0, sizeof plan->fill_start);
     }
-    if (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES) {
+    if (kind == DML_PLAN_ONE_HOT) /* stays one without its axis: the depth was 1 (plan.h) */
+        plan->kind = kind;
+    if (!dml_plan_reads_lengths(plan->kind)) {
         memset(plan->len_strides, 0, sizeof plan->len_strides);
         plan->len_offset = 0;
         plan->axis_size = 0;
@@ -167,11 +212,7 @@ static bool normalize_into(dml_plan* plan, dim* dims, uint32_t rank)
     for (uint32_t i = 0; i < rank; ++i)
         if (plan->pad_extent[i])
             reach.sizes[i] = plan->pad_extent[i];
-    plan->index32 = plan->element_count <= INT32_MAX && pad_origins_fit_int32(plan) &&
-        fits_int32(&reach, plan->in_offset, plan->in_strides) &&
-        fits_int32(plan, plan->out_offset, plan->out_strides) &&
-        (plan->kind != DML_PLAN_REVERSE_SUBSEQUENCES ||
-            fits_int32(plan, plan->len_offset, plan->len_strides));
+    plan->index32 = plan_fits_int32(plan, &reach);
     return true;
 }
 
@@ -181,8 +222,8 @@ void dml_plan_normalize(dml_plan* plan)
     uint32_t rank = plan->rank;
     for (uint32_t i = 0; i < rank; ++i)
         dims[i] = (dim){ plan->sizes[i], plan->in_strides[i], plan->out_strides[i], plan->len_strides[i],
-            plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (int32_t)i == plan->axis, plan->pad_origin[i],
-            plan->pad_extent[i] };
+            (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES || plan->kind == DML_PLAN_ONE_HOT) && (int32_t)i == plan->axis,
+            plan->in2_strides[i], plan->pad_origin[i], plan->pad_extent[i] };
     normalize_into(plan, dims, rank); /* merging never adds dimensions */
 }
 
@@ -212,9 +253,14 @@ bool dml_plan_builder_add_fold(dml_plan_builder* builder, dml_plan_dim d, int64_
     return true;
 }
 
-void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size)
+void dml_plan_builder_mark_axis(dml_plan_builder* builder)
 {
     builder->axis = (int32_t)builder->rank - 1;
+}
+
+void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size)
+{
+    dml_plan_builder_mark_axis(builder);
     builder->plan.kind = DML_PLAN_REVERSE_SUBSEQUENCES;
     builder->plan.axis_size = axis_size;
     builder->plan.lengths_element_size = lengths_element_size;
@@ -226,7 +272,7 @@ bool dml_plan_builder_finish(const dml_plan_builder* builder, dml_plan* plan)
     for (uint32_t i = 0; i < builder->rank; ++i) {
         const dml_plan_dim* d = &builder->dims[i];
         dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis,
-            builder->pad_origin[i], builder->pad_extent[i] };
+            d->in2_stride, builder->pad_origin[i], builder->pad_extent[i] };
     }
     dml_plan result = builder->plan;
     if (!normalize_into(&result, dims, builder->rank))
@@ -241,7 +287,7 @@ static uint32_t merged_dims(const dml_plan_builder* builder, dim* dims)
     for (uint32_t i = 0; i < builder->rank; ++i) {
         const dml_plan_dim* d = &builder->dims[i];
         dims[i] = (dim){ d->size, d->in_stride, d->out_stride, d->len_stride, (int32_t)i == builder->axis,
-            builder->pad_origin[i], builder->pad_extent[i] };
+            d->in2_stride, builder->pad_origin[i], builder->pad_extent[i] };
     }
     uint32_t rank = drop_unit_dims(dims, builder->rank, builder->plan.axis_size);
     sort_by_output_stride(dims, rank);
@@ -305,6 +351,7 @@ void dml_plan_builder_plan(const dml_plan_builder* builder, uint64_t index, dml_
         result.in_offset += coordinate * d->in_stride;
         result.out_offset += coordinate * d->out_stride;
         result.len_offset += coordinate * d->len_stride;
+        result.in2_offset += coordinate * d->in2_stride;
     }
     for (uint32_t i = 0, k = 0; i < rank; ++i) {
         if (k < count && peel[k] == i)
@@ -325,6 +372,10 @@ const char* dml_plan_kind_name(uint32_t kind)
         [DML_PLAN_CAST] = "cast gather",
         [DML_PLAN_FILL] = "fill",
         [DML_PLAN_PAD] = "pad gather",
+        [DML_PLAN_INDEXED] = "indexed gather",
+        [DML_PLAN_SCATTER] = "scatter",
+        [DML_PLAN_SELECT] = "select",
+        [DML_PLAN_ONE_HOT] = "one-hot",
     };
     return kind < DML_PLAN_KIND_COUNT && names[kind] ? names[kind] : "unknown plan kind";
 }

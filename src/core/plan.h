@@ -67,6 +67,10 @@ typedef enum dml_plan_kind {
     DML_PLAN_CAST = 3,
     DML_PLAN_FILL = 4,
     DML_PLAN_PAD = 5,
+    DML_PLAN_INDEXED = 6,
+    DML_PLAN_SCATTER = 7,
+    DML_PLAN_SELECT = 8,
+    DML_PLAN_ONE_HOT = 9,
     DML_PLAN_KIND_COUNT
 } dml_plan_kind;
 
@@ -92,8 +96,9 @@ typedef struct dml_plan {
     uint32_t kind;                 /* dml_plan_kind */
     uint32_t rank;                 /* 1..8 after normalisation */
     uint32_t element_size;         /* 1, 2, 4 or 8 bytes */
-    int32_t axis;                  /* REVERSE_SUBSEQUENCES: dimension of the reversal; else -1 */
-    uint32_t lengths_element_size; /* REVERSE_SUBSEQUENCES: 4 (UINT32) or 8 (UINT64); else 0 */
+    int32_t axis;                  /* REVERSE_SUBSEQUENCES: dimension of the reversal; ONE_HOT: of the depth; else -1 */
+    uint32_t lengths_element_size; /* bytes of a lengths element (dml_plan_reads_lengths), else 0: 4 or 8 (an
+                                    * index or length), 1 (SELECT's condition) */
     uint32_t index32;              /* the element count and every element offset of every tensor fit in int32 */
     uint64_t element_count;        /* product of sizes */
     uint64_t axis_size;            /* REVERSE_SUBSEQUENCES: the clamp for lengths, >= sizes[axis] */
@@ -114,6 +119,13 @@ typedef struct dml_plan {
     uint32_t pad_reserved;
     int64_t pad_origin[DML_PLAN_MAX_RANK];   /* PAD: c[i] + pad_origin[i] is the unfolded input coordinate */
     uint64_t pad_extent[DML_PLAN_MAX_RANK];  /* PAD: the input's size on dimension i; 0: not folded */
+    uint32_t index_signed;                   /* INDEXED, SCATTER, ONE_HOT: index elements are signed */
+    uint32_t index_count;                    /* INDEXED, SCATTER: components of an index tuple; ONE_HOT: 1 */
+    int64_t index_step;                      /* index elements from one tuple component to the next */
+    uint64_t index_sizes[DML_PLAN_MAX_RANK];  /* bound of component k: >= 1 */
+    int64_t index_strides[DML_PLAN_MAX_RANK]; /* INDEXED: input, SCATTER: output elements per unit of component k */
+    int64_t in2_offset;                      /* SELECT, ONE_HOT: the second input */
+    int64_t in2_strides[DML_PLAN_MAX_RANK];
 } dml_plan;
 
 /* The pointers a dispatch binds to a plan: the starts of the bound ranges,
@@ -121,10 +133,25 @@ typedef struct dml_plan {
  * against them; 0 where nothing is bound). */
 typedef struct dml_plan_args {
     const void* input;
-    const void* lengths; /* REVERSE_SUBSEQUENCES only */
+    const void* lengths; /* kinds that read one (dml_plan_reads_lengths): lengths, indices, condition */
     void* output;
     uint64_t input_bytes, lengths_bytes, output_bytes;
+    const void* input2; /* SELECT, ONE_HOT */
+    uint64_t input2_bytes;
 } dml_plan_args;
+
+/* Whether a kind reads the lengths pointer (an index or condition tensor). */
+DML_HD int dml_plan_reads_lengths(uint32_t kind)
+{
+    return kind == DML_PLAN_REVERSE_SUBSEQUENCES || kind == DML_PLAN_INDEXED || kind == DML_PLAN_SCATTER ||
+        kind == DML_PLAN_SELECT || kind == DML_PLAN_ONE_HOT;
+}
+
+/* Whether a kind reads the input2 pointer. */
+DML_HD int dml_plan_reads_input2(uint32_t kind)
+{
+    return kind == DML_PLAN_SELECT || kind == DML_PLAN_ONE_HOT;
+}
 
 /* A sequence length read from device memory, clamped to its axis as the
  * spec says: the one definition every executor (CPU, CUDA, the emulator)
@@ -140,6 +167,43 @@ static inline uint64_t dml_plan_read_length(const dml_plan* plan, const void* le
     uint64_t length = plan->lengths_element_size == 8 ? ((const uint64_t*)lengths)[index]
                                                       : ((const uint32_t*)lengths)[index];
     return dml_clamp_sequence_length(length, plan->axis_size);
+}
+
+/* ---- indices read from device memory (INDEXED, SCATTER, ONE_HOT) -------- */
+
+/* An index element as 64 bits: sign-extended when signed, else zero-extended. */
+DML_HD uint64_t dml_index_load(const void* indices, int64_t index, uint32_t element_size, uint32_t is_signed)
+{
+    if (element_size == 8)
+        return ((const uint64_t*)indices)[index];
+    uint32_t v = ((const uint32_t*)indices)[index];
+    return is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)v;
+}
+
+/* Whether index value v (dml_index_load) lies in [0, n) once a signed
+ * negative counts from the end (v + n); *position is that coordinate. The
+ * one definition of the negative-index rule every executor applies. */
+DML_HD int dml_index_resolve(uint64_t v, uint32_t is_signed, uint64_t n, uint64_t* position)
+{
+    if (is_signed && (int64_t)v < 0) {
+        uint64_t magnitude = (uint64_t)0 - v; /* |v|, exact even for INT64_MIN */
+        if (magnitude > n)
+            return 0;
+        *position = n - magnitude;
+        return *position < n;
+    }
+    *position = v;
+    return v < n;
+}
+
+/* A gather's index: resolved, and when out of range the nearest end of
+ * [0, n) (n >= 1), so nothing outside the input is ever read. */
+DML_HD uint64_t dml_index_clamp(uint64_t v, uint32_t is_signed, uint64_t n)
+{
+    uint64_t position;
+    if (dml_index_resolve(v, is_signed, n, &position))
+        return position;
+    return is_signed && (int64_t)v < 0 ? 0 : n - 1;
 }
 
 #endif /* DML_CORE_PLAN_H */

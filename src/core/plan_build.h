@@ -21,6 +21,7 @@
 typedef struct dml_plan_dim {
     uint64_t size;
     int64_t in_stride, out_stride, len_stride;
+    int64_t in2_stride; /* SELECT, ONE_HOT: the second input's */
 } dml_plan_dim;
 
 typedef struct dml_plan_builder {
@@ -46,6 +47,9 @@ bool dml_plan_builder_add(dml_plan_builder* builder, dml_plan_dim dim);
  * with at most DML_PLAN_MAX_RANK dimensions); a PAD plan left with no fold
  * is finished as a plain gather. */
 bool dml_plan_builder_add_fold(dml_plan_builder* builder, dml_plan_dim dim, int64_t origin, uint64_t extent);
+
+/* Marks the last dimension added as the plan's axis (never merged): ONE_HOT's depth. */
+void dml_plan_builder_mark_axis(dml_plan_builder* builder);
 
 /* Marks the last dimension added as the reversal axis (REVERSE_SUBSEQUENCES). */
 void dml_plan_builder_set_axis(dml_plan_builder* builder, uint64_t axis_size, uint32_t lengths_element_size);

@@ -236,8 +236,8 @@ START_TEST(operator_type_not_implemented)
     expect_create(&od, DML_E_NOTIMPL, NULL, "ELEMENT_WISE_ABS");
     od.Type = DML_OPERATOR_UNFOLD;
     expect_create(&od, DML_E_NOTIMPL, NULL, "UNFOLD (177)");
-    od.Type = DML_OPERATOR_GATHER;
-    expect_create(&od, DML_E_NOTIMPL, NULL, "GATHER");
+    od.Type = DML_OPERATOR_CONVOLUTION;
+    expect_create(&od, DML_E_NOTIMPL, NULL, "CONVOLUTION");
 }
 END_TEST
 

@@ -516,8 +516,8 @@ static uint64_t check_tile_like_gather(const uint32_t* sizes, const uint32_t* re
     dml_plan_builder b;
     dml_plan_builder_init(&b, DML_PLAN_GATHER, 4);
     for (uint32_t i = 0; i < 8; ++i) {
-        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ repeats[i], 0, (int64_t)(out_strides[i] * sizes[i]), 0 }));
-        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ sizes[i], (int64_t)in_strides[i], (int64_t)out_strides[i], 0 }));
+        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ repeats[i], 0, (int64_t)(out_strides[i] * sizes[i]), 0, 0 }));
+        ck_assert(dml_plan_builder_add(&b, (dml_plan_dim){ sizes[i], (int64_t)in_strides[i], (int64_t)out_strides[i], 0, 0 }));
     }
     uint64_t plans = dml_plan_builder_plan_count(&b);
     ck_assert_uint_ge(plans, 1);

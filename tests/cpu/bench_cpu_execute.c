@@ -49,7 +49,7 @@ int main(int argc, char** argv)
     cpu_pool* pool = cpu_pool_create(threads);
     printf("%zu MiB, %u threads (pool %u)\n", mib, threads, cpu_pool_threads(pool));
 
-    dml_plan_args args = { in, lengths, out, bytes, bytes / 4, bytes };
+    dml_plan_args args = { in, lengths, out, bytes, bytes / 4, bytes, NULL, 0 };
     printf("%-44s %7.2f GB/s\n", "memcpy (1 thread)", measure(NULL, NULL, &args, bytes));
 
     static const uint32_t esizes[] = { 1, 2, 4, 8 };

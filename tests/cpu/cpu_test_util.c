@@ -219,7 +219,7 @@ void case_reset_output(test_case* t)
 
 dml_plan_args case_args(const test_case* t)
 {
-    dml_plan_args args = { t->input, t->lengths, t->output, t->input_bytes, t->lengths_bytes, t->output_bytes };
+    dml_plan_args args = { t->input, t->lengths, t->output, t->input_bytes, t->lengths_bytes, t->output_bytes, NULL, 0 };
     return args;
 }
 

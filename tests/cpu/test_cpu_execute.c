@@ -299,7 +299,7 @@ START_TEST(test_spec_examples)
         .lengths_element_size = 4, .element_count = 12, .axis_size = 4, .sizes = { 3, 4 }, .in_strides = { 4, 1 },
         .out_strides = { 4, 1 }, .len_strides = { 1, 0 } };
     uint32_t lengths1[3] = { 2, 4, 3 };
-    dml_plan_args args = { input, lengths1, output, sizeof input, sizeof lengths1, sizeof output };
+    dml_plan_args args = { input, lengths1, output, sizeof input, sizeof lengths1, sizeof output, NULL, 0 };
     dml_cpu_execute_range(&p, &args, 0, 12);
     const float want1[12] = { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 };
     ck_assert_mem_eq(output, want1, sizeof(want1));
@@ -320,7 +320,7 @@ START_TEST(test_spec_examples)
         input16[i] = (float)(i + 1);
     dml_plan s = { .kind = DML_PLAN_GATHER, .rank = 2, .element_size = 4, .axis = -1, .element_count = 4,
         .in_offset = 13, .sizes = { 2, 2 }, .in_strides = { -8, 2 }, .out_strides = { 2, 1 } };
-    dml_plan_args sargs = { input16, NULL, out4, sizeof input16, 0, sizeof out4 };
+    dml_plan_args sargs = { input16, NULL, out4, sizeof input16, 0, sizeof out4, NULL, 0 };
     dml_cpu_execute_range(&s, &sargs, 0, 4);
     const float want3[4] = { 14, 16, 6, 8 };
     ck_assert_mem_eq(out4, want3, sizeof(want3));
@@ -644,7 +644,7 @@ START_TEST(test_reverse_column_selects_streamed)
             else
                 memcpy(lengths + k * 4, &(uint32_t){ (uint32_t)length }, 4);
         }
-        const dml_plan_args args = { input, lengths, output, count, n * lsize, count };
+        const dml_plan_args args = { input, lengths, output, count, n * lsize, count, NULL, 0 };
         dml_plan_args reference = args;
         reference.output = expected;
         reference_execute(&p, &reference, count, count);
@@ -845,7 +845,7 @@ START_TEST(test_bad_element_size_writes_nothing)
     memset(output, 0xEE, sizeof(output));
     dml_plan p = { .kind = DML_PLAN_GATHER, .rank = 1, .element_size = 3, .axis = -1, .element_count = 4,
         .sizes = { 4 }, .in_strides = { 1 }, .out_strides = { 1 } };
-    dml_plan_args args = { input, NULL, output, sizeof input, 0, sizeof output };
+    dml_plan_args args = { input, NULL, output, sizeof input, 0, sizeof output, NULL, 0 };
     dml_cpu_execute_range(&p, &args, 0, 4);
     dml_cpu_execute(NULL, NULL, 16, &p, &args);
     for (size_t i = 0; i < sizeof(output); i++)
@@ -978,7 +978,7 @@ START_TEST(test_split_follows_cost_model)
                 /* A 1-D copy of `bytes` (the executor's choice depends on the output bytes only). */
                 dml_plan p = { .kind = DML_PLAN_GATHER, .rank = 1, .element_size = 1, .axis = -1,
                     .element_count = bytes, .sizes = { bytes }, .in_strides = { 1 }, .out_strides = { 1 } };
-                dml_plan_args args = { input, NULL, output, bytes, 0, bytes };
+                dml_plan_args args = { input, NULL, output, bytes, 0, bytes, NULL, 0 };
                 const unsigned want = dml_cpu_cost_threads(models[m], bytes, cap < 4 ? cap : 4);
                 const unsigned used = dml_cpu_execute(pool, models[m], cap, &p, &args);
                 ck_assert_uint_eq(used, want);

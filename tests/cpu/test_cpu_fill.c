@@ -53,7 +53,7 @@ static void check_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, 
     ck_assert(got && want);
     for (uint64_t i = 0; i < bytes + 48; ++i)
         got[i] = want[i] = (unsigned char)(i * 29 + 3);
-    dml_plan_args args = { NULL, NULL, got + shift, 0, 0, bytes };
+    dml_plan_args args = { NULL, NULL, got + shift, 0, 0, bytes, NULL, 0 };
     dml_cpu_fill(pool, NULL, 4, &plan, &args);
     uint64_t mask = e == 8 ? ~0ull : (1ull << (8 * e)) - 1;
     ref_view v = { e, rank, sizes, strides, want + shift, bytes };
@@ -115,7 +115,7 @@ START_TEST(position_zero_at_a_row_end)
     plan.fill_start.u32 = 0x80000000u; /* -0.0 */
     plan.fill_delta.f32 = 0.0f;        /* every other element: -0.0 + 0.0 = +0.0 */
     uint32_t out[100];
-    dml_plan_args args = { NULL, NULL, out, 0, 0, sizeof out };
+    dml_plan_args args = { NULL, NULL, out, 0, 0, sizeof out, NULL, 0 };
     dml_cpu_fill(NULL, NULL, 1, &plan, &args);
     for (int i = 0; i < 99; ++i)
         ck_assert_uint_eq(out[i], 0);

@@ -83,7 +83,7 @@ static void check_positions(DML_TENSOR_DATA_TYPE type, uint64_t start, uint64_t 
     plan.fill_start.u64 = start & mask;
     plan.fill_delta.u64 = delta & mask;
     unsigned char out[300 * 8];
-    dml_plan_args args = { NULL, NULL, out, 0, 0, (uint64_t)n * e };
+    dml_plan_args args = { NULL, NULL, out, 0, 0, (uint64_t)n * e, NULL, 0 };
     dml_cpu_fill(NULL, NULL, 1, &plan, &args);
     for (uint32_t j = 0; j < n; ++j) {
         const uint64_t want = ref_fill_value((uint32_t)type, start & mask, delta & mask, (uint64_t)(k0 + (int64_t)j * ks));
@@ -182,7 +182,7 @@ static void run_pad(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, DML_PADDING_MODE 
     guarded g;
     guarded_make(&g, out_exact);
     memcpy(want, g.data, out_exact);
-    dml_plan_args args = { in, NULL, g.data, in_bytes, 0, out_exact };
+    dml_plan_args args = { in, NULL, g.data, in_bytes, 0, out_exact, NULL, 0 };
     dml_cpu_pad(pool, NULL, 3, &plan, &args);
     ref_view vi = { e, 2, in_sizes, NULL, in, in_bytes }, vo = { e, 2, out_sizes, NULL, want, out_exact };
     ref_padding(&vi, &vo, (uint32_t)mode, plan.fill_start.bytes, starts); /* 2.5 in the type */
@@ -216,7 +216,7 @@ static void run_cast(cpu_pool* pool, DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA_
         in[i] = (unsigned char)(i * 131 + 7);
     guarded g;
     guarded_make(&g, out_exact);
-    dml_plan_args args = { in, NULL, g.data, in_bytes, 0, out_exact };
+    dml_plan_args args = { in, NULL, g.data, in_bytes, 0, out_exact, NULL, 0 };
     dml_cpu_cast(pool, NULL, 3, &plan, &args);
     ref_view vi = { ie, 1, sizes, NULL, in, in_bytes }, vo = { oe, 1, sizes, NULL, want, out_exact };
     ref_cast(&vi, (uint32_t)from, &vo, (uint32_t)to_type);
@@ -255,7 +255,7 @@ static void run_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, ui
     ck_assert(want);
     guarded g;
     guarded_make(&g, out_exact);
-    dml_plan_args args = { NULL, NULL, g.data, 0, 0, out_exact };
+    dml_plan_args args = { NULL, NULL, g.data, 0, 0, out_exact, NULL, 0 };
     dml_cpu_fill(pool, NULL, 3, &plan, &args);
     ref_view v = { e, 1, sizes, NULL, want, out_exact };
     ref_fill(&v, (uint32_t)type, start, delta, sequence);
@@ -289,12 +289,12 @@ static void run_scale_bias(cpu_pool* pool, uint32_t n)
     for (uint64_t i = 0; i < bytes; ++i)
         in[i] = (unsigned char)(i * 131 + 7);
     const uint64_t saved = dml_cpu_stream_min_bytes(UINT64_MAX);
-    dml_plan_args direct = { in, NULL, want, bytes, 0, out_exact };
+    dml_plan_args direct = { in, NULL, want, bytes, 0, out_exact, NULL, 0 };
     dml_cpu_scale_bias(NULL, NULL, 1, &plan, &direct);
     dml_cpu_stream_min_bytes(saved);
     guarded g;
     guarded_make(&g, out_exact);
-    dml_plan_args args = { in, NULL, g.data, bytes, 0, out_exact };
+    dml_plan_args args = { in, NULL, g.data, bytes, 0, out_exact, NULL, 0 };
     dml_cpu_scale_bias(pool, NULL, 3, &plan, &args);
     ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "scale-bias, %u elements", n);
     guarded_check_before(&g);

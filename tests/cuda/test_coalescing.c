@@ -124,7 +124,7 @@ static void run_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern, uint64_t b
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, bytes + (uint64_t)pattern * 31 + e, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, 132, &launch);
     dml_coalescing stats;
@@ -219,7 +219,7 @@ START_TEST(vector_launches_independent_of_sm_count)
             gather_buffers b;
             const uint32_t offsets[3] = { 0, 0, 0 };
             ck_assert_int_eq(gather_buffers_alloc(&c, offsets, k, &b), 0);
-            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
             dml_cuda_launch launch;
             dml_cuda_prepare(&plan, &args, sms[k], &launch);
             ck_assert_int_eq(launch.mode, DML_CUDA_MODE_VECTOR_REVERSED);
@@ -258,7 +258,7 @@ START_TEST(fill_stores_coalesce)
                     void* allocation = NULL;
                     ck_assert_int_eq(posix_memalign(&allocation, 64, bytes + 64), 0);
                     unsigned char* block = allocation;
-                    dml_plan_args args = { NULL, NULL, block + shift, 0, 0, bytes };
+                    dml_plan_args args = { NULL, NULL, block + shift, 0, 0, bytes, NULL, 0 };
                     dml_cuda_launch launch;
                     dml_cuda_prepare(&plan, &args, sms[k], &launch);
                     ck_assert(launch.fill && launch.fill_params.vector);
@@ -294,7 +294,7 @@ static void loads_in_flight_case(DML_OPERATOR_TYPE type, uint32_t e, int pattern
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 3, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, 132, &launch);
     dml_coalescing stats;
@@ -365,7 +365,7 @@ static void transposed_figures(DML_OPERATOR_TYPE type, uint32_t e, uint32_t row_
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, e, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, 132, &launch);
     ck_assert_int_eq(launch.mode, DML_CUDA_MODE_TILED);

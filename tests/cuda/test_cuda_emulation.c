@@ -64,7 +64,7 @@ static void run_case(const gather_case* c, const uint32_t offsets[3], uint32_t s
     ck_assert_msg(r >= 0, "%s: the case does not validate: %s", what, dml_error_last());
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_prepare(&o->plan, &args, sm_count, &o->launch);
     ck_assert_msg(dml_cuda_emulate(&o->launch, with_stats ? &o->stats : NULL) == 0, "%s: %s", what,
         dml_cuda_emulator_violation());
@@ -352,7 +352,7 @@ static void run_tiled_rs(const gather_case* c, int index32, uint32_t sm_count, u
     const uint32_t offsets[3] = { c->element_size * 3, 8, 16 };
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(c, offsets, seed, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, sm_count, &launch);
     ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
@@ -463,7 +463,7 @@ START_TEST(tiled_reversal_of_part_of_the_axis)
             const uint32_t offsets[3] = { e, 8, 16 };
             gather_buffers b;
             ck_assert_int_eq(gather_buffers_alloc(&c, offsets, (uint64_t)lengths, &b), 0);
-            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
             dml_cuda_launch launch;
             dml_cuda_prepare(&plan, &args, 2, &launch);
             ck_assert_int_eq(launch.mode, DML_CUDA_MODE_TILED);
@@ -535,7 +535,7 @@ static void run_staged(const gather_case* c, const uint32_t offsets[3], int stag
         plan.index32 = (uint32_t)index32;
         gather_buffers b;
         ck_assert_int_eq(gather_buffers_alloc(c, offsets, 17 + (uint64_t)index32, &b), 0);
-        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
         dml_cuda_launch launch;
         dml_cuda_prepare(&plan, &args, index32 ? 132 : 2, &launch);
         ck_assert_msg(!launch.is_copy && launch.mode == DML_CUDA_MODE_TILED, "%s: mode %s", what,
@@ -730,7 +730,7 @@ START_TEST(spec_examples)
         static const float want[2][12] = { { 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12 },
             { 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12 } };
         for (size_t s = 0; s < sizeof sm_counts / sizeof sm_counts[0]; ++s) {
-            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+            dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
             dml_cuda_launch launch;
             dml_cuda_prepare(&plan, &args, sm_counts[s], &launch);
             memset(b.base[2], 0, 48);
@@ -804,7 +804,7 @@ START_TEST(emulator_refuses_accesses_outside_bound_ranges)
     gather_buffers b;
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, 4, &b), 0);
     for (int which = 0; which < 4; ++which) {
-        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
         if (which == 0)
             args.input_bytes -= 8; /* the last element read leaves the range */
         else if (which == 1)
@@ -835,7 +835,7 @@ START_TEST(emulator_refuses_accesses_outside_bound_ranges)
     rows_case(&whole, 4, 8, 64, 64, 0, 1, 64);
     ck_assert_int_ge(gather_case_compile(&whole, &plan), 0);
     const uint64_t copied = 8 * 64 * 4;
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], copied - 4, b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], copied - 4, b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, 2, &launch);
     ck_assert(launch.is_copy);
@@ -924,7 +924,7 @@ static void run_wide(const gather_case* c, const uint64_t (*ranges)[2], int rang
     for (size_t k = 0; k < sizeof sm_counts / sizeof sm_counts[0]; ++k) {
         for (uint64_t i = 0; i < b.block_bytes[2]; ++i) /* sentinels again */
             b.block[2][i] = gather_sentinel(i);
-        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+        dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
         dml_cuda_launch launch;
         dml_cuda_prepare(&plan, &args, sm_counts[k], &launch);
         ck_assert_msg(launch.wide == !index32 && !launch.is_copy, "%s: not a %s-bit kernel launch", what,

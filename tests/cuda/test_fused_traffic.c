@@ -48,7 +48,7 @@ static dml_plan plan_of(const DML_OPERATOR_DESC* desc)
 static dml_coalescing emulate(const dml_plan* plan, const void* in, const void* lengths, void* out, uint64_t bytes,
     uint64_t lengths_bytes)
 {
-    dml_plan_args args = { in, lengths, out, bytes, lengths ? lengths_bytes : 0, bytes };
+    dml_plan_args args = { in, lengths, out, bytes, lengths ? lengths_bytes : 0, bytes, NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(plan, &args, 132, &launch);
     dml_coalescing stats;

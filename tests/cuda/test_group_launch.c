@@ -175,7 +175,7 @@ static void run_op(const DML_OPERATOR_DESC* desc, int split, uint32_t axis, uint
         dml_cuda_plan_launch_on(&step->plan, &limits, &launches[s]);
         log->compiled[s] = &launches[s];
         const uint32_t i = step->input.index, o = step->output.index;
-        log->args[s] = (dml_plan_args){ in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes };
+        log->args[s] = (dml_plan_args){ in[i], NULL, out[o], op->inputs[i].total_bytes, 0, op->outputs[o].total_bytes, NULL, 0 };
     }
     dml_cuda_group_launch* scratch = malloc(sizeof *scratch);
     ck_assert_ptr_nonnull(scratch);

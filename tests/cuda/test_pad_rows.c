@@ -171,7 +171,7 @@ static void check_plan(const shape* s, rng* r, uint32_t e, uint32_t mode, int in
         (unsigned long long)s->bottom, (unsigned long long)s->left, (unsigned long long)s->right,
         (unsigned long long)s->in_gap, (unsigned long long)s->out_gap, s->in_shift, s->out_shift, e,
         mode, index32);
-    dml_plan_args args = { b.in, NULL, b.out, b.in_bytes, 0, b.out_bytes };
+    dml_plan_args args = { b.in, NULL, b.out, b.in_bytes, 0, b.out_bytes, NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&p, &args, 2, &launch);
     if (!launch.pad || launch.pad_params.rows != (p.sizes[1] >= DML_PAD_ROW_MIN_WIDTH))
@@ -242,7 +242,7 @@ START_TEST(natural_layouts_coalesce)
                 make_plan(&s, e, mode, 1, &p);
                 buffers b;
                 make_buffers(&s, &p, &r, &b);
-                dml_plan_args args = { b.in, NULL, b.out, b.in_bytes, 0, b.out_bytes };
+                dml_plan_args args = { b.in, NULL, b.out, b.in_bytes, 0, b.out_bytes, NULL, 0 };
                 dml_cuda_launch launch;
                 dml_cuda_prepare(&p, &args, 132, &launch);
                 dml_coalescing stats;

@@ -99,7 +99,7 @@ static dml_cuda_launch emulate_shrunk(const depth_space* d, uint32_t sms, uint32
     gather_buffers b;
     const uint32_t offsets[3] = { offset, 0, offset * 3 % 64 };
     ck_assert_int_eq(gather_buffers_alloc(&c, offsets, sms + offset, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, sms, &launch);
     memset(stats, 0, sizeof *stats);

@@ -285,7 +285,7 @@ static void emulate_case(const gather_case* c, uint32_t sm_count, int shrink_sha
     gather_buffers b;
     const uint32_t offsets[3] = { 0, 0, 0 };
     ck_assert_int_eq(gather_buffers_alloc(c, offsets, sm_count, &b), 0);
-    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2] };
+    dml_plan_args args = { b.base[0], b.base[1], b.base[2], b.bytes[0], b.bytes[1], b.bytes[2], NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(&plan, &args, sm_count, &launch);
     ck_assert_msg(launch.mode == DML_CUDA_MODE_TILED, "%s: not tiled", what);

@@ -129,7 +129,7 @@ static void run_on_gpu(test_case* t, uint32_t sms, dml_cuda_launch* launch, uint
     void* input = device_copy(t->input, t->input_bytes);
     void* lengths = t->lengths_bytes ? device_copy(t->lengths, t->lengths_bytes) : NULL;
     uint8_t* output = device_copy(framed, t->output_bytes + 2 * guard);
-    dml_plan_args device_args = { input, lengths, output + guard, t->input_bytes, t->lengths_bytes, t->output_bytes };
+    dml_plan_args device_args = { input, lengths, output + guard, t->input_bytes, t->lengths_bytes, t->output_bytes, NULL, 0 };
     dml_cuda_prepare(&t->plan, &device_args, sms, launch);
     CHECK_CUDA(dml_cuda_launch_gather(launch, 0));
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -361,7 +361,7 @@ static void fill_case(rng* r, DML_TENSOR_DATA_TYPE type, uint32_t e, uint32_t sm
         " delta 0x%" PRIx64 ", %u SMs", sequence ? "FILL_VALUE_SEQUENCE" : "FILL_VALUE_CONSTANT", (int)type, rank,
         shape, count, start & mask, delta & mask, sms);
 
-    dml_plan_args host_args = { NULL, NULL, emulated + guard, 0, 0, bytes };
+    dml_plan_args host_args = { NULL, NULL, emulated + guard, 0, 0, bytes, NULL, 0 };
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&plan, &host_args, sms, &host_launch);
     if (dml_cuda_emulate(&host_launch, NULL) != 0) {
@@ -378,7 +378,7 @@ static void fill_case(rng* r, DML_TENSOR_DATA_TYPE type, uint32_t e, uint32_t sm
         for (size_t i = 0; i < bytes + 2 * guard; i++)
             framed[i] = (uint8_t)(i * 37 + 11);
         uint8_t* device = device_copy(framed, bytes + 2 * guard);
-        dml_plan_args device_args = { NULL, NULL, device + guard, 0, 0, bytes };
+        dml_plan_args device_args = { NULL, NULL, device + guard, 0, 0, bytes, NULL, 0 };
         dml_cuda_launch launch;
         dml_cuda_prepare(&plan, &device_args, sms, &launch);
         CHECK_CUDA(dml_cuda_launch_gather(&launch, 0));
@@ -440,7 +440,7 @@ static void large_case(const char* name, const dml_plan* plan, uint64_t input_by
     uint8_t* output = NULL;
     CHECK_CUDA(cudaMalloc((void**)&output, n + 2 * GUARD));
     CHECK_CUDA(cudaMemset(output, 0xC3, n + 2 * GUARD));
-    dml_plan_args args = { input, NULL, output + GUARD, input_bytes, 0, n };
+    dml_plan_args args = { input, NULL, output + GUARD, input_bytes, 0, n, NULL, 0 };
     dml_cuda_launch launch;
     dml_cuda_prepare(plan, &args, sms, &launch);
     record_variant(&launch);

@@ -162,9 +162,9 @@ static void run_op(const DML_OPERATOR_DESC* desc, const char* name, int split, u
         compiled[s] = &launches[s];
         const uint32_t i = step->input.index, o = step->output.index;
         host_args[s] = (dml_plan_args){ b.host[0][i], NULL, b.host[1][o], op->inputs[i].total_bytes, 0,
-            op->outputs[o].total_bytes };
+            op->outputs[o].total_bytes, NULL, 0 };
         device_args[s] = (dml_plan_args){ b.device[0][i], NULL, b.device[1][o], op->inputs[i].total_bytes, 0,
-            op->outputs[o].total_bytes };
+            op->outputs[o].total_bytes, NULL, 0 };
     }
     group_run run = { launches, host_args, 0, 0, 0, name };
     dml_cuda_run_group(plans, compiled, host_args, lowering.count, &limits, scratch, run_single, run_grouped, &run);

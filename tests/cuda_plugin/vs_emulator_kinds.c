@@ -329,7 +329,7 @@ static void run_on_gpu(const kind_case* k, uint32_t sms, size_t guard, uint8_t* 
     memset(framed, SENTINEL, framed_bytes);
     void* input = device_copy(k->input, k->input_bytes);
     uint8_t* output = device_copy(framed, framed_bytes);
-    dml_plan_args args = { input, NULL, output + guard, k->input_bytes, 0, k->output_bytes };
+    dml_plan_args args = { input, NULL, output + guard, k->input_bytes, 0, k->output_bytes, NULL, 0 };
     dml_cuda_prepare(&k->plan, &args, sms, launch);
     check_cuda(dml_cuda_launch_gather(launch, 0), text);
     check_cuda(cudaDeviceSynchronize(), text);
@@ -353,7 +353,7 @@ static void run_kind_case(const kind_case* k, uint32_t sms, int on_gpu, size_t g
     describe(k, sms, text, sizeof text);
     uint8_t* emulated = checked_malloc(k->output_bytes);
     memset(emulated, SENTINEL, k->output_bytes);
-    dml_plan_args host_args = { k->input, NULL, emulated, k->input_bytes, 0, k->output_bytes };
+    dml_plan_args host_args = { k->input, NULL, emulated, k->input_bytes, 0, k->output_bytes, NULL, 0 };
     dml_cuda_launch host_launch;
     dml_cuda_prepare(&k->plan, &host_args, sms, &host_launch);
     if (check_launch(&host_launch, &k->plan, text) == 0) {

@@ -47,7 +47,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
         b.plan.in_element_size = in->element_size;
     }
     for (uint32_t i = 0; i < out->rank; ++i)
-        dml_plan_builder_add(&b, (dml_plan_dim){ out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0 });
+        dml_plan_builder_add(&b, (dml_plan_dim){ out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0, 0 });
     return dml_lowering_add_gather(lowering, &b, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
 }
 

@@ -146,7 +146,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
     dml_plan_builder_init(&builder, DML_PLAN_GATHER, op->outputs[0].element_size);
     for (int k = 0; k < 6; ++k)
         dml_plan_builder_add(&builder, (dml_plan_dim){ sizes[k], to_space ? depth_strides[k] : space_strides[k],
-            to_space ? space_strides[k] : depth_strides[k], 0 });
+            to_space ? space_strides[k] : depth_strides[k], 0, 0 });
     return dml_lowering_add_gather(lowering, &builder, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
 }
 

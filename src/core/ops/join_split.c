@@ -131,7 +131,7 @@ static DML_RESULT lower_parts(const dml_op* op, dml_lowering* lowering, bool par
             b.plan.out_offset = offset;
         for (uint32_t i = 0; i < part->rank; ++i)
             dml_plan_builder_add(&b, (dml_plan_dim){ part->sizes[i], (int64_t)in->strides[i],
-                (int64_t)out->strides[i], 0 });
+                (int64_t)out->strides[i], 0, 0 });
         dml_operand whole_operand = parts_are_outputs ? DML_OPERAND_IN(0) : DML_OPERAND_OUT(0);
         dml_operand part_operand = parts_are_outputs ? DML_OPERAND_OUT(k) : DML_OPERAND_IN(k);
         DML_RESULT r = dml_lowering_add_gather(lowering, &b, parts_are_outputs ? whole_operand : part_operand,

@@ -63,6 +63,11 @@ void dml_op_destroy(dml_op* op)
 DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_operand input, dml_operand lengths,
     dml_operand output)
 {
+    return dml_lowering_add_step(lowering, &(dml_op_step){ *plan, input, lengths, output, DML_OPERAND_NOTHING, false });
+}
+
+DML_RESULT dml_lowering_add_step(dml_lowering* lowering, const dml_op_step* step)
+{
     if (lowering->count == lowering->capacity) {
         uint32_t capacity = lowering->capacity ? 2 * lowering->capacity : 4;
         dml_op_step* steps = realloc(lowering->steps, capacity * sizeof *steps);
@@ -71,7 +76,7 @@ DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_op
         lowering->steps = steps;
         lowering->capacity = capacity;
     }
-    lowering->steps[lowering->count++] = (dml_op_step){ *plan, input, lengths, output };
+    lowering->steps[lowering->count++] = *step;
     return DML_S_OK;
 }
 

@@ -63,12 +63,16 @@ typedef struct dml_operand {
 typedef struct dml_op_step {
     dml_plan plan;
     dml_operand input, lengths, output;
+    dml_operand input2; /* SELECT, ONE_HOT */
+    /* Runs after the steps before it have finished (a scatter's updates
+     * after the copy of its input); else independent of them. */
+    bool ordered;
 } dml_op_step;
 
-/* The steps an operator lowers to, in execution order. They are
- * independent: each writes its own elements of the operator's outputs and
- * reads only its inputs, so a backend may run them concurrently
- * (dml_backend.queue_execute_group). */
+/* The steps an operator lowers to, in execution order. Unless marked
+ * ordered, a step is independent of those before it: each writes its own
+ * elements of the operator's outputs and reads only its inputs, so a
+ * backend may run them concurrently (dml_backend.queue_execute_group). */
 typedef struct dml_lowering {
     char call[96]; /* the compiling call and operator, for messages: "dmlDeviceCompileGraph(TILE)" */
     dml_op_step* steps;
@@ -117,6 +121,7 @@ void dml_lowering_free(dml_lowering* lowering);
 /* For operator files: appends one step. */
 DML_RESULT dml_lowering_add(dml_lowering* lowering, const dml_plan* plan, dml_operand input, dml_operand lengths,
     dml_operand output);
+DML_RESULT dml_lowering_add_step(dml_lowering* lowering, const dml_op_step* step);
 
 /* For operator files: appends the plans of a gather described with any
  * number of dimensions (one plan, or several when more than
@@ -141,6 +146,64 @@ DML_RESULT dml_op_tensor(const char* call, const char* field, bool is_output, co
  * same_type) and sizes; messages name the fields. */
 DML_RESULT dml_op_check_same_shape(const char* call, const char* a_field, const dml_tensor* a, const char* b_field,
     const dml_tensor* b, bool same_type);
+
+/* ---- helpers for the data-dependent operators (ops/indices.c) ---------- */
+
+/* IndicesTensor's type rule: INT32, INT64, UINT32 or UINT64. */
+DML_RESULT dml_op_check_indices(const char* call, const char* field, const dml_tensor* indices);
+
+/* Sets how the plan reads indices (element size, signedness). */
+void dml_op_set_indices(dml_plan_builder* builder, const dml_tensor* indices);
+
+/* A shape an operator computes from its tensors (GATHER's output, GATHER_ND's
+ * output, SCATTER_ND's updates), outermost first: each dimension's size and
+ * the strides the other tensors walk along it (dml_plan_dim). */
+#define DML_OP_SHAPE_MAX (2 * DML_TENSOR_DIMENSION_COUNT_MAX1)
+typedef struct dml_op_shape {
+    uint32_t count;
+    dml_plan_dim dims[DML_OP_SHAPE_MAX];
+} dml_op_shape;
+
+/* Appends a dimension of `size` with dim's strides; false when full. */
+bool dml_op_shape_add(dml_op_shape* shape, uint32_t size, dml_plan_dim dim);
+
+/* Checks tensor's sizes are shape's, right-aligned (DirectML's rule for
+ * computed shapes: missing dimensions are leading 1s, and leading extras of
+ * either must be 1); strides[i] receives the tensor's stride along shape
+ * dimension i (0 where cropped). rule names the shape in the message. */
+DML_RESULT dml_op_align_shape(const char* call, const char* field, const dml_tensor* tensor, const char* rule,
+    const dml_op_shape* shape, int64_t* strides);
+
+/* Checks the dimensions before the last `count` of tensor are 1. */
+DML_RESULT dml_op_check_leading_ones(const char* call, const char* field, const dml_tensor* tensor,
+    const char* count_field, uint32_t count);
+
+/* GATHER_ND's and SCATTER_ND's fields: the data tensor (the gather's input,
+ * the scatter's output) and the indices, whose last dimension holds tuples. */
+typedef struct dml_nd_fields {
+    const char* data;    /* "InputTensor" */
+    const char* indices; /* "IndicesTensor" */
+    uint32_t data_dims, index_dims, batch_dims; /* InputDimensionCount, IndicesDimensionCount, BatchDimensionCount */
+} dml_nd_fields;
+
+typedef struct dml_nd_layout {
+    uint32_t data_first, indices_first; /* first meaningful dimension of each */
+    uint32_t batch, tuple;              /* batch dimensions; components of an index tuple */
+    /* The addressed shape (the gather's output, the scatter's updates): per
+     * dimension, in_stride is the data's stride, len_stride the indices'. */
+    dml_op_shape shape;
+} dml_nd_layout;
+
+/* Validates the ND fields of data and indices (equal ranks, counts in
+ * range, leading 1s, batch sizes equal, tuple within the data's
+ * dimensions) into nd. */
+DML_RESULT dml_op_nd_layout(const char* call, const dml_nd_fields* fields, const dml_tensor* data,
+    const dml_tensor* indices, dml_nd_layout* nd);
+
+/* Sets the plan's index tuple: nd->tuple components into the data's
+ * dimensions after the batch ones, index_strides the data's strides. */
+void dml_op_set_tuple(dml_plan_builder* builder, const dml_nd_layout* nd, const dml_tensor* data,
+    const dml_tensor* indices);
 
 #define DML_OP_FAIL(...) return dml_set_error(DML_E_INVALIDARG, __VA_ARGS__)
 

@@ -126,7 +126,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
     if (p->mode == DML_PADDING_MODE_CONSTANT)
         b.plan.fill_start = p->value;
     for (uint32_t i = 0; i < out->rank; ++i) {
-        dml_plan_dim d = { out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0 };
+        dml_plan_dim d = { out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0, 0 };
         if (!p->start[i] && !p->end[i]) {
             dml_plan_builder_add(&b, d);
         } else if (p->mode != DML_PADDING_MODE_CONSTANT && in->sizes[i] == 1) {

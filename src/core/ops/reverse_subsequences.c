@@ -58,7 +58,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
     for (uint32_t i = 0; i < out->rank; ++i) {
         bool is_axis = i == p->axis;
         dml_plan_builder_add(&b, (dml_plan_dim){ out->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i],
-            is_axis ? 0 : (int64_t)lengths->strides[i] });
+            is_axis ? 0 : (int64_t)lengths->strides[i], 0 });
         if (is_axis)
             dml_plan_builder_set_axis(&b, out->sizes[i], lengths->element_size);
     }

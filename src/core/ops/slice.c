@@ -108,7 +108,7 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
         b.plan.in_offset += start * (int64_t)in->strides[i];
         /* Reached only inside the input, so the product fits (sizes of 1 are dropped). */
         int64_t in_stride = out->sizes[i] > 1 ? p->window_strides[i] * (int64_t)in->strides[i] : 0;
-        dml_plan_builder_add(&b, (dml_plan_dim){ out->sizes[i], in_stride, (int64_t)out->strides[i], 0 });
+        dml_plan_builder_add(&b, (dml_plan_dim){ out->sizes[i], in_stride, (int64_t)out->strides[i], 0, 0 });
     }
     return dml_lowering_add_gather(lowering, &b, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
 }

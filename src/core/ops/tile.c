@@ -64,8 +64,8 @@ static DML_RESULT lower(const dml_op* op, dml_lowering* lowering)
          * most (Output.Sizes[i] - 1) * that stride, inside the validated
          * output: it fits. One repeat is a dimension of size 1 (dropped). */
         int64_t repeat_stride = p->repeats[i] > 1 ? (int64_t)in->sizes[i] * (int64_t)out->strides[i] : 0;
-        dml_plan_builder_add(&b, (dml_plan_dim){ p->repeats[i], 0, repeat_stride, 0 });
-        dml_plan_builder_add(&b, (dml_plan_dim){ in->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0 });
+        dml_plan_builder_add(&b, (dml_plan_dim){ p->repeats[i], 0, repeat_stride, 0, 0 });
+        dml_plan_builder_add(&b, (dml_plan_dim){ in->sizes[i], (int64_t)in->strides[i], (int64_t)out->strides[i], 0, 0 });
     }
     return dml_lowering_add_gather(lowering, &b, DML_OPERAND_IN(0), DML_OPERAND_NOTHING, DML_OPERAND_OUT(0));
 }
