@@ -83,15 +83,20 @@ DML_RESULT dml_lowering_add_step(dml_lowering* lowering, const dml_op_step* step
 DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const dml_plan_builder* builder, dml_operand input,
     dml_operand lengths, dml_operand output)
 {
+    return dml_lowering_add_built(lowering, builder,
+        (dml_op_step){ .input = input, .lengths = lengths, .output = output, .input2 = DML_OPERAND_NOTHING });
+}
+
+DML_RESULT dml_lowering_add_built(dml_lowering* lowering, const dml_plan_builder* builder, dml_op_step operands)
+{
     uint64_t plans = dml_plan_builder_plan_count(builder);
     if (plans > DML_OP_MAX_PEELED_PLANS)
         return dml_set_error(DML_E_NOTIMPL,
             "%s: the gather needs more than %u dimensions after merging, and enumerating the extra ones takes "
             "more than %u plans", lowering->call, DML_PLAN_MAX_RANK, DML_OP_MAX_PEELED_PLANS);
     for (uint64_t k = 0; k < plans; ++k) {
-        dml_plan plan;
-        dml_plan_builder_plan(builder, k, &plan);
-        DML_RESULT r = dml_lowering_add(lowering, &plan, input, lengths, output);
+        dml_plan_builder_plan(builder, k, &operands.plan);
+        DML_RESULT r = dml_lowering_add_step(lowering, &operands);
         if (r < 0)
             return r;
     }

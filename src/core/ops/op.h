@@ -131,6 +131,10 @@ DML_RESULT dml_lowering_add_step(dml_lowering* lowering, const dml_op_step* step
 DML_RESULT dml_lowering_add_gather(dml_lowering* lowering, const dml_plan_builder* builder, dml_operand input,
     dml_operand lengths, dml_operand output);
 
+/* The same for any plan kind: the builder's plans, each with the operands
+ * (and ordered flag) of `operands` (whose plan is ignored). */
+DML_RESULT dml_lowering_add_built(dml_lowering* lowering, const dml_plan_builder* builder, dml_op_step operands);
+
 /* For tools and tests that run one plan: validates and lowers desc, which
  * must lower to exactly one step (else DML_E_NOTIMPL). */
 DML_RESULT dml_plan_from_desc(const DML_OPERATOR_DESC* desc, dml_plan* plan);

@@ -27,6 +27,10 @@ extern const dml_op_entry dml_op_gather;
 extern const dml_op_entry dml_op_gather_elements;
 extern const dml_op_entry dml_op_gather_nd;
 extern const dml_op_entry dml_op_gather_nd1;
+extern const dml_op_entry dml_op_element_wise_if;
+extern const dml_op_entry dml_op_scatter_elements;
+extern const dml_op_entry dml_op_one_hot;
+extern const dml_op_entry dml_op_scatter_nd;
 
 /* In DML_OPERATOR_TYPE order (the NOTIMPL message lists them so). */
 static const dml_op_entry* const table[] = {
@@ -40,11 +44,15 @@ static const dml_op_entry* const table[] = {
     &dml_op_space_to_depth,
     &dml_op_depth_to_space,
     &dml_op_tile,
+    &dml_op_element_wise_if,
+    &dml_op_scatter_elements,
+    &dml_op_one_hot,
     &dml_op_fill_value_constant,
     &dml_op_fill_value_sequence,
     &dml_op_reverse_subsequences,
     &dml_op_gather_elements,
     &dml_op_gather_nd,
+    &dml_op_scatter_nd,
     &dml_op_slice1,
     &dml_op_depth_to_space1,
     &dml_op_space_to_depth1,
