@@ -310,9 +310,8 @@ START_TEST(gather_hostile_indices)
             DML_OPERATOR_DESC od = make_desc(&c, &d, &in.t.desc, &idx.t.desc, &out.t.desc);
             uint8_t got[64], want[64];
             ck_assert_uint_le(out.total, sizeof got);
-            ix_operand* inputs[2] = { &in, &idx };
-            if (ix_run(&od, inputs, 2, &out, got)) {
-                reference(&c, &in, &idx, &out, want);
+            reference(&c, &in, &idx, &out, want);
+            {
                 /* By hand, for INT16 data in[i][j] (5 rows): the row each hostile value reads once
                  * stored in the index type (truncated to 32 bits), counted from the end when negative
                  * and clamped. */
@@ -331,12 +330,16 @@ START_TEST(gather_hostile_indices)
                 for (uint32_t k = 0; k < count; ++k)
                     for (uint32_t j = 0; j < 3; ++j) {
                         int16_t g, w;
-                        memcpy(&g, got + (k * 3 + j) * 2, 2);
+                        memcpy(&g, want + (k * 3 + j) * 2, 2);
                         memcpy(&w, in.host + (rows[k] * 3 + j) * 2, 2);
-                        ck_assert_msg(g == w, "%s, %s index %" PRIx64 ": output[%u][%u] = %d, expected input[%u][%u] "
-                            "= %d", KIND_NAMES[kind], h_type_name(c.index_type), hostile[k], k, j, g, rows[k], j, w);
+                        ck_assert_msg(g == w, "%s, %s index %" PRIx64 ": the reference's output[%u][%u] = %d, "
+                            "expected input[%u][%u] = %d", KIND_NAMES[kind], h_type_name(c.index_type), hostile[k], k, j, g, rows[k], j, w);
                     }
-                ck_assert_msg(ix_same_bytes(got, want, out.total, "hostile"), "reference disagrees");
+            }
+            ix_operand* inputs[2] = { &in, &idx };
+            if (ix_run(&od, inputs, 2, &out, got)) {
+                ck_assert_msg(ix_same_bytes(got, want, out.total, "hostile"), "%s, %s indices: the output differs "
+                    "from the reference", KIND_NAMES[kind], h_type_name(c.index_type));
                 ++g_ran;
             } else {
                 ++g_skipped;
@@ -351,13 +354,21 @@ END_TEST
 
 /* ---- examples, stated by hand -------------------------------------------- */
 
-/* Runs od with FLOAT32 input and UINT32/INT64 indices given packed; checks
- * the packed output against `expected`. Returns 0 if skipped. */
-static int run_example(const DML_OPERATOR_DESC* od, ix_operand* in, ix_operand* idx, ix_operand* out,
-                       const float* expected, uint32_t count, const char* what)
+/* Checks the reference (whatever the backend), then runs the case's
+ * operator: FLOAT32 data given packed, the packed output against `expected`.
+ * Returns 0 if skipped. */
+static int run_example(const gcase* c, ix_operand* in, ix_operand* idx, ix_operand* out, const float* expected,
+                       uint32_t count, const char* what)
 {
-    float got[64];
+    float got[64], want[64];
     ck_assert_uint_le(out->total, sizeof got);
+    reference(c, in, idx, out, (uint8_t*)want);
+    for (uint32_t i = 0; i < count; ++i)
+        ck_assert_msg(want[i] == expected[i], "%s: the reference gives output[%u] = %g, expected %g", what, i,
+            (double)want[i], (double)expected[i]);
+    gdesc d;
+    DML_OPERATOR_DESC od_storage = make_desc(c, &d, &in->t.desc, &idx->t.desc, &out->t.desc);
+    const DML_OPERATOR_DESC* od = &od_storage;
     ix_operand* inputs[2] = { in, idx };
     if (!ix_run(od, inputs, 2, out, got))
         return 0;
@@ -382,9 +393,9 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 3, is, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_INT64, 3, xs, NULL, ind);
         ix_operand_fixed(&out, F, 3, os, NULL, NULL);
-        DML_GATHER_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 1, 2 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 8, "ONNX Gather example");
+        const gcase c = { .kind = K_GATHER, .rank = 3, .axis = 1, .index_dims = 2,
+            .index_type = DML_TENSOR_DATA_TYPE_INT64 };
+        ran += run_example(&c, &in, &idx, &out, want, 8, "ONNX Gather example");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     /* GATHER of one index (IndexDimensions 0): input {3,4}, Axis 1, index -1 (INT32): output {1,3}, the
@@ -397,9 +408,9 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 2, is, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_INT32, 2, xs, NULL, ind);
         ix_operand_fixed(&out, F, 2, os, NULL, NULL);
-        DML_GATHER_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 1, 0 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 3, "GATHER of a scalar index");
+        const gcase c = { .kind = K_GATHER, .rank = 2, .axis = 1, .index_dims = 0,
+            .index_type = DML_TENSOR_DATA_TYPE_INT32 };
+        ran += run_example(&c, &in, &idx, &out, want, 3, "GATHER of a scalar index");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     /* DirectML's GATHER_ELEMENTS example. */
@@ -411,9 +422,8 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 2, s33, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_UINT32, 2, s23, NULL, ind);
         ix_operand_fixed(&out, F, 2, s23, NULL, NULL);
-        DML_GATHER_ELEMENTS_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 0 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER_ELEMENTS, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 6, "DirectML's GATHER_ELEMENTS example");
+        const gcase c = { .kind = K_ELEMENTS, .rank = 2, .axis = 0, .index_type = DML_TENSOR_DATA_TYPE_UINT32 };
+        ran += run_example(&c, &in, &idx, &out, want, 6, "DirectML's GATHER_ELEMENTS example");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     /* DirectML's GATHER_ND examples 1 and 2. */
@@ -425,9 +435,9 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 2, s22, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_UINT32, 2, s21, NULL, ind);
         ix_operand_fixed(&out, F, 2, s22, NULL, NULL);
-        DML_GATHER_ND_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 2, 2 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER_ND, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 4, "DirectML's GATHER_ND example 1");
+        const gcase c = { .kind = K_ND, .rank = 2, .input_dims = 2, .indices_dims = 2,
+            .index_type = DML_TENSOR_DATA_TYPE_UINT32 };
+        ran += run_example(&c, &in, &idx, &out, want, 4, "DirectML's GATHER_ND example 1");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     {
@@ -438,9 +448,9 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 4, is, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_UINT32, 4, xs, NULL, ind);
         ix_operand_fixed(&out, F, 4, xs, NULL, NULL);
-        DML_GATHER_ND_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 3, 2 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER_ND, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 4, "DirectML's GATHER_ND example 2");
+        const gcase c = { .kind = K_ND, .rank = 4, .input_dims = 3, .indices_dims = 2,
+            .index_type = DML_TENSOR_DATA_TYPE_UINT32 };
+        ran += run_example(&c, &in, &idx, &out, want, 4, "DirectML's GATHER_ND example 2");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     /* GATHER_ND1 with one batch dimension (ONNX's GatherND batch_dims=1 example): data {2,2,2} =
@@ -454,9 +464,9 @@ START_TEST(gather_examples)
         ix_operand_fixed(&in, F, 3, is, NULL, x);
         ix_operand_fixed(&idx, DML_TENSOR_DATA_TYPE_INT64, 3, xs, NULL, ind);
         ix_operand_fixed(&out, F, 3, os, NULL, NULL);
-        DML_GATHER_ND1_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &out.t.desc, 3, 2, 1 };
-        DML_OPERATOR_DESC od = { DML_OPERATOR_GATHER_ND1, &d };
-        ran += run_example(&od, &in, &idx, &out, want, 4, "GATHER_ND1, one batch dimension");
+        const gcase c = { .kind = K_ND1, .rank = 3, .input_dims = 3, .indices_dims = 2, .batch = 1,
+            .index_type = DML_TENSOR_DATA_TYPE_INT64 };
+        ran += run_example(&c, &in, &idx, &out, want, 4, "GATHER_ND1, one batch dimension");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&out);
     }
     printf("gather_examples: %d of 6 ran\n", ran);

@@ -348,11 +348,17 @@ END_TEST
 
 /* ---- examples, stated by hand -------------------------------------------- */
 
-static int run_example(const DML_OPERATOR_DESC* od, ix_operand* in, ix_operand* idx, ix_operand* upd,
-                       ix_operand* out, const float* expected, uint32_t count, const char* what)
+/* Checks the reference (whatever the backend), then runs od. */
+static int run_example(const scase* c, const DML_OPERATOR_DESC* od, ix_operand* in, ix_operand* idx,
+                       ix_operand* upd, ix_operand* out, const float* expected, uint32_t count, const char* what)
 {
-    float got[32];
+    float got[32], want[32];
+    uint64_t targets[8];
     ck_assert_uint_le(out->total, sizeof got);
+    reference(c, in, idx, upd, out, out->host, (uint8_t*)want, targets);
+    for (uint32_t i = 0; i < count; ++i)
+        ck_assert_msg(want[i] == expected[i], "%s: the reference gives output[%u] = %g, expected %g", what, i,
+            (double)want[i], (double)expected[i]);
     ix_operand* inputs[3] = { in, idx, upd };
     if (!ix_run(od, inputs, 3, out, got))
         return 0;
@@ -380,7 +386,8 @@ START_TEST(scatter_examples)
         ix_operand_fixed(&out, F, 2, ds, NULL, NULL);
         DML_SCATTER_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &upd.t.desc, &out.t.desc, 1 };
         DML_OPERATOR_DESC od = { DML_OPERATOR_SCATTER, &d };
-        ran += run_example(&od, &in, &idx, &upd, &out, want[e], 5, "ONNX ScatterElements example");
+        const scase c = { .kind = K_ELEMENTS, .rank = 2, .axis = 1, .index_type = DML_TENSOR_DATA_TYPE_INT64 };
+        ran += run_example(&c, &od, &in, &idx, &upd, &out, want[e], 5, "ONNX ScatterElements example");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&upd), ix_operand_free(&out);
     }
     /* DirectML's SCATTER_ND example, as rank 2: input {1,8} (InputDimensionCount 1), indices {4,1},
@@ -396,7 +403,9 @@ START_TEST(scatter_examples)
         ix_operand_fixed(&out, F, 2, is, NULL, NULL);
         DML_SCATTER_ND_OPERATOR_DESC d = { &in.t.desc, &idx.t.desc, &upd.t.desc, &out.t.desc, 1, 2 };
         DML_OPERATOR_DESC od = { DML_OPERATOR_SCATTER_ND, &d };
-        ran += run_example(&od, &in, &idx, &upd, &out, wd, 8, "DirectML's SCATTER_ND example");
+        const scase c = { .kind = K_ND, .rank = 2, .input_dims = 1, .indices_dims = 2,
+            .index_type = DML_TENSOR_DATA_TYPE_UINT32 };
+        ran += run_example(&c, &od, &in, &idx, &upd, &out, wd, 8, "DirectML's SCATTER_ND example");
         ix_operand_free(&in), ix_operand_free(&idx), ix_operand_free(&upd), ix_operand_free(&out);
     }
     printf("scatter_examples: %d of 3 ran\n", ran);

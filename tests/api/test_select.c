@@ -145,7 +145,13 @@ START_TEST(one_hot_example)
             ix_operand_fixed(&out, DML_TENSOR_DATA_TYPE_FLOAT32, 2, os, NULL, NULL);
             DML_ONE_HOT_OPERATOR_DESC d = { &idx.t.desc, &val.t.desc, &out.t.desc, 1 };
             DML_OPERATOR_DESC od = { DML_OPERATOR_ONE_HOT, &d };
-            float got[18];
+            float got[18], want[18];
+            ref_view vx = ix_view(&idx), vv = ix_view(&val);
+            ref_view vo = { 4, 2, os, NULL, (uint8_t*)want, sizeof want };
+            ref_one_hot(&vx, &vv, &vo, 1, sg);
+            for (int i = 0; i < 18; ++i)
+                ck_assert_msg(want[i] == (on[i / 3] == i % 3 ? 9.0f : 7.0f), "%s, layout %d: the reference's "
+                    "output[%d][%d] = %g", h_type_name(IX_INDEX_TYPES[t]), layout, i / 3, i % 3, (double)want[i]);
             ix_operand* inputs[2] = { &idx, &val };
             if (ix_run(&od, inputs, 2, &out, got)) {
                 for (int i = 0; i < 6; ++i)
@@ -228,7 +234,11 @@ START_TEST(if_example)
     ix_operand_fixed(&out, DML_TENSOR_DATA_TYPE_INT64, 1, s6, NULL, NULL);
     DML_ELEMENT_WISE_IF_OPERATOR_DESC d = { &cond.t.desc, &va.t.desc, &vb.t.desc, &out.t.desc };
     DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IF, &d };
-    int64_t got[6];
+    int64_t got[6], ref[6];
+    ref_view vc = ix_view(&cond), vva = ix_view(&va), vvb = ix_view(&vb);
+    ref_view vo = { 8, 1, s6, NULL, (uint8_t*)ref, sizeof ref };
+    ref_element_wise_if(&vc, &vva, &vvb, &vo);
+    ck_assert_mem_eq(ref, want, sizeof want);
     ix_operand* inputs[3] = { &cond, &va, &vb };
     g_ran = g_skipped = 0;
     if (ix_run(&od, inputs, 3, &out, got)) {
