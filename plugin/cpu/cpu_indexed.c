@@ -263,15 +263,35 @@ static void scatter_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     }
 }
 
+/* How far a row's targets reach from its first output offset, whatever
+ * its indices: [*first, *last] (inside the output for a plan the core
+ * checked, so no sum overflows). */
+static void row_reach(const dml_plan* p, int64_t* first, int64_t* last)
+{
+    const uint32_t r = p->rank - 1;
+    int64_t lo = 0, hi = 0;
+    const int64_t row = (int64_t)(p->sizes[r] - 1) * p->out_strides[r];
+    *(row < 0 ? &lo : &hi) += row;
+    for (uint32_t k = 0; k < p->index_count; ++k) {
+        const int64_t span = (int64_t)(p->index_sizes[k] - 1) * p->index_strides[k];
+        *(span < 0 ? &lo : &hi) += span;
+    }
+    *first = lo;
+    *last = hi;
+}
+
 void dml_cpu_scatter_window(const dml_plan* plan, const dml_plan_args* args, int64_t lo, int64_t hi)
 {
     if (lo >= hi)
         return;
     const uint64_t rows = plan->element_count / plan->sizes[plan->rank - 1];
+    int64_t first, last;
+    row_reach(plan, &first, &last);
     dml_cpu_row_walk w;
     dml_cpu_row_walk_init(&w, plan, 0);
     for (uint64_t row = 0; row < rows; ++row, dml_cpu_row_walk_next(&w, plan))
-        scatter_row(plan, args, &w, lo, hi);
+        if (w.out + last >= lo && w.out + first < hi) /* a row that cannot reach the window reads no index */
+            scatter_row(plan, args, &w, lo, hi);
 }
 
 /* The output elements updates can reach (every coordinate and every
