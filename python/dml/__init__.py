@@ -16,10 +16,12 @@ See docs/python.md in the project.
 """
 from ._lib import DmlError, Version, version
 from ._ops import (AxisError, Tensor, arange, cast, concat, concatenate, depth_to_space, full,  # noqa: A004
-                   identity, pad, reverse_subsequences, slice, slice1, space_to_depth, split, tile)
+                   gather_nd, identity, one_hot, pad, reverse_subsequences, scatter, scatter_nd, slice, slice1,
+                   space_to_depth, split, take, take_along_axis, tile, where)
 from .graph import CompiledGraph, Graph
 
 __all__ = ["AxisError", "CompiledGraph", "DmlError", "Graph", "Tensor", "Version", "arange", "cast", "concat",
-           "concatenate", "depth_to_space", "full", "identity", "pad", "reverse_subsequences", "slice", "slice1",
-           "space_to_depth", "split", "tile", "version"]
+           "concatenate", "depth_to_space", "full", "gather_nd", "identity", "one_hot", "pad", "reverse_subsequences",
+           "scatter", "scatter_nd", "slice", "slice1", "space_to_depth", "split", "take", "take_along_axis", "tile",
+           "version", "where"]
 __version__ = "1.0.0"

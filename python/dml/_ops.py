@@ -992,3 +992,510 @@ def cast(x, dtype, *, backend=None):
     _dispatch(device, stream, OPERATOR_CAST, desc, [data], [out])
     out.shape = shape
     return _result(x, device, out, (code, bits, 1))
+
+
+# ---- GATHER / GATHER_ELEMENTS / GATHER_ND1 / SCATTER_ELEMENTS / SCATTER_ND / ONE_HOT / ELEMENT_WISE_IF ----
+# Every tensor of one of these operators has one DimensionCount: lower-rank
+# operands get leading 1s (stride 0), and broadcasting is done the same way.
+
+OPERATOR_GATHER, OPERATOR_ELEMENT_WISE_IF, OPERATOR_SCATTER_ELEMENTS, OPERATOR_ONE_HOT = 67, 88, 94, 95
+OPERATOR_GATHER_ELEMENTS, OPERATOR_SCATTER_ND, OPERATOR_GATHER_ND1 = 107, 109, 140
+
+_TENSOR_P = ctypes.POINTER(_lib.TENSOR_DESC)
+
+
+class _GatherDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", _TENSOR_P), ("IndicesTensor", _TENSOR_P), ("OutputTensor", _TENSOR_P),
+                ("Axis", ctypes.c_uint32), ("IndexDimensions", ctypes.c_uint32)]
+
+
+class _GatherElementsDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", _TENSOR_P), ("IndicesTensor", _TENSOR_P), ("OutputTensor", _TENSOR_P),
+                ("Axis", ctypes.c_uint32)]
+
+
+class _GatherNd1Desc(ctypes.Structure):
+    _fields_ = [("InputTensor", _TENSOR_P), ("IndicesTensor", _TENSOR_P), ("OutputTensor", _TENSOR_P),
+                ("InputDimensionCount", ctypes.c_uint32), ("IndicesDimensionCount", ctypes.c_uint32),
+                ("BatchDimensionCount", ctypes.c_uint32)]
+
+
+class _ScatterDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", _TENSOR_P), ("IndicesTensor", _TENSOR_P), ("UpdatesTensor", _TENSOR_P),
+                ("OutputTensor", _TENSOR_P), ("Axis", ctypes.c_uint32)]
+
+
+class _ScatterNdDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", _TENSOR_P), ("IndicesTensor", _TENSOR_P), ("UpdatesTensor", _TENSOR_P),
+                ("OutputTensor", _TENSOR_P), ("InputDimensionCount", ctypes.c_uint32),
+                ("IndicesDimensionCount", ctypes.c_uint32)]
+
+
+class _OneHotDesc(ctypes.Structure):
+    _fields_ = [("IndicesTensor", _TENSOR_P), ("ValuesTensor", _TENSOR_P), ("OutputTensor", _TENSOR_P),
+                ("Axis", ctypes.c_uint32)]
+
+
+class _IfDesc(ctypes.Structure):
+    _fields_ = [("ConditionTensor", _TENSOR_P), ("ATensor", _TENSOR_P), ("BTensor", _TENSOR_P),
+                ("OutputTensor", _TENSOR_P)]
+
+
+# (DLPack code, bits) of an index tensor -> its DML type: signedness matters
+# (a negative INT64 counts from the end; the same bits as UINT64 are out of range).
+_INDEX_TYPES = {(_dlpack.KDL_INT, 32): _lib.DATA_TYPES["INT32"][0], (_dlpack.KDL_INT, 64): _lib.DATA_TYPES["INT64"][0],
+                (_dlpack.KDL_UINT, 32): _lib.DATA_TYPES["UINT32"][0],
+                (_dlpack.KDL_UINT, 64): _lib.DATA_TYPES["UINT64"][0]}
+
+
+def _p(operand):
+    return ctypes.pointer(operand.tensor)
+
+
+class _View:
+    """A tensor's elements as an operand sees them (shape, strides in
+    elements): a DLPack view reshaped by broadcasting, never copied."""
+
+    def __init__(self, view, shape, strides):
+        self.__dict__.update(view.__dict__)
+        self.shape, self.strides, self.ndim = tuple(shape), tuple(strides), len(shape)
+
+
+def _aligned(view, rank):
+    """view with leading 1s up to rank."""
+    pad = rank - view.ndim
+    return _View(view, (1,) * pad + tuple(view.shape), (0,) * pad + tuple(view.strides))
+
+
+def _broadcast_to(name, what, view, shape):
+    """view broadcast to shape by numpy's rules (right-aligned, a 1 repeats
+    through stride 0), or ValueError naming both shapes."""
+    if view.ndim > len(shape):
+        raise ValueError("%s: %s of shape %s cannot be broadcast to %s" % (name, what, view.shape, tuple(shape)))
+    v = _aligned(view, len(shape))
+    sizes, strides = list(v.shape), list(v.strides)
+    for d, n in enumerate(shape):
+        if sizes[d] != n:
+            if sizes[d] != 1:
+                raise ValueError("%s: %s of shape %s cannot be broadcast to %s" % (name, what, view.shape, tuple(shape)))
+            sizes[d], strides[d] = n, 0
+    return _View(view, sizes, strides)
+
+
+def _broadcast_shape(name, shapes):
+    """numpy.broadcast_shapes, with a message naming the operands."""
+    rank = max(len(s) for _, s in shapes)
+    out = [1] * rank
+    for what, s in shapes:
+        for d, n in enumerate((1,) * (rank - len(s)) + tuple(s)):
+            if n != 1 and out[d] not in (1, n):
+                raise ValueError("%s: shapes %s do not broadcast together (%s has %d on dimension %d, another %d)"
+                                 % (name, ", ".join(str(tuple(t)) for _, t in shapes), what, n, d, out[d]))
+            out[d] = max(out[d], n) if n != 1 else out[d]
+    return out
+
+
+def _check_rank(name, rank):
+    if rank > _lib.MAX_RANK:
+        raise ValueError("%s: the operator's tensors would need %d dimensions; DirectML has at most %d"
+                         % (name, rank, _lib.MAX_RANK))
+    return max(rank, 1)
+
+
+class _HostTensor:
+    """Host bytes (Python values) in a fresh runtime buffer, described with
+    sizes and strides in elements (a stride of 0 broadcasts)."""
+
+    def __init__(self, device, stream, raw, data_type, sizes, strides):
+        self.type, self.rank, self.sizes = data_type, len(sizes), _u32_array(sizes)
+        self.strides = _u32_array(strides)
+        total = lib.DMLCalcBufferTensorSize(data_type, self.rank, self.sizes, self.strides)
+        self.desc = _lib.BUFFER_TENSOR_DESC(data_type, 0, self.rank, self.sizes, self.strides, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.buffer = create(lib.dmlDeviceCreateBuffer, device.handle.value, total)
+        self.binding = _lib.BUFFER_BINDING(self.buffer.value, 0, total)
+        data = ctypes.create_string_buffer(bytes(raw) + bytes(max(total - len(raw), 0)), total)
+        with device.lock:
+            check(lib.dmlCommandQueueWriteBuffer(device.queue(stream).value, self.buffer.value, 0, data, total))
+
+
+def _packed_strides(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return strides[::-1]
+
+
+def _nested(name, values):
+    """(shape, flat list) of nested Python sequences of integers."""
+    if not hasattr(values, "__iter__"):
+        return (), [operator.index(values)]
+    items = list(values)
+    if not items:
+        raise ValueError("%s: empty index sequences are not supported" % name)
+    parts = [_nested(name, v) for v in items]
+    shape = parts[0][0]
+    if any(p[0] != shape for p in parts):
+        raise ValueError("%s: indices are a ragged sequence (sub-sequences of different shapes)" % name)
+    return (len(items),) + shape, [v for p in parts for v in p[1]]
+
+
+class _Indices:
+    """An index operand source: a DLPack tensor (INT32, INT64, UINT32 or
+    UINT64) on the data's device, or nested Python integers (INT64, or
+    UINT64 when a value needs it), written into a runtime buffer."""
+
+    def __init__(self, name, indices, device, stream, device_of_data, view=None):
+        self.name, self.host = name, None
+        if view is not None or hasattr(indices, "__dlpack__"):
+            view = view or _dlpack.consume(indices, stream)
+            if view.device[0] != device_of_data[0] or (view.device[0] != _dlpack.KDL_CPU
+                                                      and view.device != device_of_data):
+                raise ValueError("%s: indices live on DLPack device %s, the data on %s"
+                                 % (name, view.device, device_of_data))
+            if view.dtype[:2] not in _INDEX_TYPES or view.dtype[2] != 1:
+                raise TypeError("%s: indices must be int32, int64, uint32 or uint64 (DLPack type code %d, %d bits)"
+                                % ((name,) + tuple(view.dtype[:2])))
+            self.view, self.type = view, _INDEX_TYPES[view.dtype[:2]]
+        else:
+            shape, flat = _nested(name, indices)
+            if all(-2**63 <= v < 2**63 for v in flat):
+                fmt, self.type = "q", _lib.DATA_TYPES["INT64"][0]
+            elif all(0 <= v < 2**64 for v in flat):
+                fmt, self.type = "Q", _lib.DATA_TYPES["UINT64"][0]
+            else:
+                raise ValueError("%s: an index does not fit 64 bits" % name)
+            import array
+            self.host = array.array(fmt, flat).tobytes()
+            self.view = None
+            self.shape = shape
+        if self.view is not None:
+            self.shape = tuple(self.view.shape)
+        self.ndim = len(self.shape)
+
+    def insert_axis(self, axis):
+        """A dimension of 1 before dimension axis (ONE_HOT's Axis)."""
+        self.shape = self.shape[:axis] + (1,) + self.shape[axis:]
+        self.ndim += 1
+        if self.view is not None:
+            v = self.view
+            self.view = _View(v, self.shape, tuple(v.strides[:axis]) + (0,) + tuple(v.strides[axis:]))
+
+    def operand(self, device, stream, shape):
+        """The operand with the given (rank-aligned, maybe broadcast) shape:
+        shape is the index shape with leading 1s and broadcast dimensions."""
+        if self.view is not None:
+            v = _broadcast_to(self.name, "indices", self.view, shape)
+            return _readable(device, stream, v, self.type)
+        aligned = (1,) * (len(shape) - self.ndim) + self.shape
+        strides = [0] * (len(shape) - self.ndim) + _packed_strides(self.shape)
+        strides = [0 if a != n else s for a, n, s in zip(aligned, shape, strides)]
+        return _HostTensor(device, stream, self.host, self.type, list(shape), strides)
+
+
+def _data(device, stream, view, rank, name="", shape=None):
+    """A data operand aligned to rank (or broadcast to shape)."""
+    v = _broadcast_to(name, "x", view, shape) if shape is not None else _aligned(view, rank)
+    return _readable(device, stream, v)
+
+
+def _finish(x, device, stream, op_type, desc, inputs, out, shape, dtype):
+    _dispatch(device, stream, op_type, desc, inputs, [out])
+    out.shape = tuple(shape)
+    return _result(x, device, out, dtype)
+
+
+class _BufferOperand:
+    """An operand over a whole runtime buffer under a given description."""
+
+    def __init__(self, buffer, data_type, sizes, strides):
+        self.type, self.rank = data_type, len(sizes)
+        self.sizes, self.strides = _u32_array(sizes), _u32_array(strides)
+        total = lib.DMLCalcBufferTensorSize(data_type, self.rank, self.sizes, self.strides)
+        self.desc = _lib.BUFFER_TENSOR_DESC(data_type, 0, self.rank, self.sizes, self.strides, total, 0)
+        self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
+        self.buffer = buffer  # keeps the copy alive
+        self.binding = _lib.BUFFER_BINDING(buffer.value, 0, total)
+
+
+def _flat(device, stream, view):
+    """A function rank -> x flattened as an operand of that rank: x itself
+    when it is row-major (size-1 dimensions aside), else a packed copy."""
+    count = 1
+    for n in view.shape:
+        count *= n
+    walk = [(n, s) for n, s in zip(view.shape, view.strides) if n != 1]
+    if [s for _, s in walk] == _packed_strides([n for n, _ in walk]):
+        return count, lambda rank: _readable(device, stream, _aligned(_View(view, (count,), (1,)), rank))
+    whole = view if view.ndim else _View(view, (1,), (0,))
+    packed = _stage(device, stream, _Operand(device, whole), whole)
+    return count, lambda rank: _BufferOperand(packed.buffer, packed.type, [1] * (rank - 1) + [count],
+                                              [0] * (rank - 1) + [1])
+
+
+def take(x, indices, axis=None, *, backend=None):
+    """DML_OPERATOR_GATHER with numpy.take's convention: the elements of x at
+    indices along axis (None: of x flattened); the result's shape is
+    x.shape[:axis] + indices.shape + x.shape[axis+1:]. indices: an int32,
+    int64, uint32 or uint64 tensor on x's device, or (nested) Python
+    integers. A negative signed index counts from the end once; an index
+    still out of range is clamped to the nearest end (numpy's mode="clip"
+    after the wrap), never raised: the indices live in device memory."""
+    device, stream, view = _placement(x, backend)
+    idx = _Indices("dml.take", indices, device, stream, view.device)
+    if axis is None:
+        count, make = _flat(device, stream, view)
+        x_shape, axis = (count,), 0
+    else:
+        if view.ndim == 0:
+            raise AxisError("dml.take: axis %r is out of bounds for array of dimension 0" % (axis,))
+        axis = _axis("dml.take", axis, view.ndim)
+        x_shape = tuple(view.shape)
+        make = lambda rank: _data(device, stream, view, rank)  # noqa: E731
+    out_shape = x_shape[:axis] + idx.shape + x_shape[axis + 1:]
+    rank = _check_rank("dml.take", max(len(x_shape), idx.ndim, len(out_shape)))
+    data = make(rank)
+    idx_operand = idx.operand(device, stream, (1,) * (rank - idx.ndim) + idx.shape)
+    out = _Output(device, (1,) * (rank - len(out_shape)) + out_shape, data.type)
+    desc = _GatherDesc(_p(data), _p(idx_operand), _p(out), axis + rank - len(x_shape), idx.ndim)
+    return _finish(x, device, stream, OPERATOR_GATHER, desc, [data, idx_operand], out, out_shape, view.dtype)
+
+
+def take_along_axis(x, indices, axis, *, backend=None):
+    """DML_OPERATOR_GATHER_ELEMENTS with numpy.take_along_axis's convention:
+    out[c] = x[c with c[axis] = indices[c]]; indices has x's number of
+    dimensions, and it and x broadcast against each other on every other
+    dimension (numpy's rules). axis None: x flattened, 1-D indices. Indices
+    as in dml.take: negative ones count from the end once, the others out of
+    range are clamped (never raised)."""
+    device, stream, view = _placement(x, backend)
+    idx = _Indices("dml.take_along_axis", indices, device, stream, view.device)
+    if axis is None:
+        count, make = _flat(device, stream, view)
+        x_shape, axis = (count,), 0
+    else:
+        if view.ndim == 0:
+            raise AxisError("dml.take_along_axis: axis %r is out of bounds for array of dimension 0" % (axis,))
+        axis = _axis("dml.take_along_axis", axis, view.ndim)
+        x_shape, make = tuple(view.shape), None
+    if idx.ndim != len(x_shape):
+        raise ValueError("dml.take_along_axis: indices has %d dimension(s), x%s %d; they must be equal"
+                         % (idx.ndim, " flattened" if make else "", len(x_shape)))
+    shape = _broadcast_shape("dml.take_along_axis", [("x", x_shape[:axis] + (1,) + x_shape[axis + 1:]),
+                                                     ("indices", idx.shape[:axis] + (1,) + idx.shape[axis + 1:])])
+    x_full = tuple(shape[:axis]) + (x_shape[axis],) + tuple(shape[axis + 1:])
+    out_shape = tuple(shape[:axis]) + (idx.shape[axis],) + tuple(shape[axis + 1:])
+    rank = _check_rank("dml.take_along_axis", len(x_shape))
+    data = make(rank) if make else _data(device, stream, view, rank, "dml.take_along_axis", x_full)
+    idx_operand = idx.operand(device, stream, out_shape)
+    out = _Output(device, out_shape, data.type)
+    desc = _GatherElementsDesc(_p(data), _p(idx_operand), _p(out), axis)
+    return _finish(x, device, stream, OPERATOR_GATHER_ELEMENTS, desc, [data, idx_operand], out, out_shape,
+                   view.dtype)
+
+
+def _tuple_shape(name, x_shape, idx, batch_dims):
+    """GATHER_ND / SCATTER_ND's checks (ONNX's rules); K, the tuple's length."""
+    if not x_shape:
+        raise ValueError("%s: x must have at least one dimension" % name)
+    if idx.ndim < 1:
+        raise ValueError("%s: indices must have at least one dimension (its last holds the index tuples)" % name)
+    if not 0 <= batch_dims < min(idx.ndim, len(x_shape) + 1) or batch_dims >= idx.ndim:
+        raise ValueError("%s: batch_dims = %d; must be in [0, %d) (below indices.ndim %d and at most x.ndim %d)"
+                         % (name, batch_dims, min(idx.ndim, len(x_shape) + 1), idx.ndim, len(x_shape)))
+    k = idx.shape[-1]
+    if k > len(x_shape) - batch_dims:
+        raise ValueError("%s: indices.shape[-1] = %d (the index tuple's length); must be at most x.ndim %d - "
+                         "batch_dims %d = %d" % (name, k, len(x_shape), batch_dims, len(x_shape) - batch_dims))
+    for d in range(batch_dims):
+        if idx.shape[d] != x_shape[d]:
+            raise ValueError("%s: batch dimension %d: indices.shape[%d] = %d differs from x.shape[%d] = %d"
+                             % (name, d, d, idx.shape[d], d, x_shape[d]))
+    return k
+
+
+def gather_nd(x, indices, batch_dims=0, *, backend=None):
+    """DML_OPERATOR_GATHER_ND1 with ONNX's GatherND (and TensorFlow's
+    gather_nd) convention: indices' last dimension holds tuples of K
+    coordinates into x's dimensions after the first batch_dims (which x and
+    indices share); the result's shape is indices.shape[:-1] +
+    x.shape[batch_dims + K:]. Each coordinate follows dml.take's rule
+    (negative from the end once, then clamped into its dimension)."""
+    batch_dims = operator.index(batch_dims)
+    device, stream, view = _placement(x, backend)
+    idx = _Indices("dml.gather_nd", indices, device, stream, view.device)
+    k = _tuple_shape("dml.gather_nd", tuple(view.shape), idx, batch_dims)
+    out_shape = idx.shape[:-1] + tuple(view.shape[batch_dims + k:])
+    rank = _check_rank("dml.gather_nd", max(view.ndim, idx.ndim, len(out_shape)))
+    data = _data(device, stream, view, rank)
+    idx_operand = idx.operand(device, stream, (1,) * (rank - idx.ndim) + idx.shape)
+    out = _Output(device, (1,) * (rank - len(out_shape)) + out_shape, data.type)
+    desc = _GatherNd1Desc(_p(data), _p(idx_operand), _p(out), view.ndim, idx.ndim, batch_dims)
+    return _finish(x, device, stream, OPERATOR_GATHER_ND1, desc, [data, idx_operand], out, out_shape, view.dtype)
+
+
+def _values(name, what, value, device, stream, view, data_type, shape):
+    """An operand of x's dtype broadcast to shape: a tensor on x's device
+    (same dtype: no type promotion) or a Python scalar."""
+    if hasattr(value, "__dlpack__"):
+        v = _dlpack.consume(value, stream)
+        if v.device[0] != view.device[0] or (v.device[0] != _dlpack.KDL_CPU and v.device != view.device):
+            raise ValueError("%s: %s live on DLPack device %s, x on %s" % (name, what, v.device, view.device))
+        if v.dtype != view.dtype:
+            raise TypeError("%s: %s have DLPack dtype %s, x %s (no type promotion)" % (name, what, v.dtype, view.dtype))
+        return _readable(device, stream, _broadcast_to(name, what, v, shape), data_type)
+    if hasattr(value, "__iter__"):
+        raise TypeError("%s: %s must be a tensor (DLPack) or a scalar" % (name, what))
+    return _HostTensor(device, stream, _value_bytes(value, view.dtype), data_type, list(shape), [0] * len(shape))
+
+
+def scatter(x, indices, updates, axis, *, backend=None):
+    """DML_OPERATOR_SCATTER_ELEMENTS with numpy.put_along_axis's convention,
+    returning a new array: out = a copy of x, then out[c with c[axis] =
+    indices[c]] = updates[c] for every coordinate c of indices. indices has
+    x's number of dimensions and x's sizes but on axis (a 1 broadcasts);
+    updates (a tensor of x's dtype, or a scalar) broadcasts to indices'
+    shape. A negative signed index counts from the end once; an update whose
+    index is still out of range is dropped (never raised). Where several
+    updates hit one element, one of them wins (on "cpu" the last)."""
+    device, stream, view = _placement(x, backend)
+    if view.ndim == 0:
+        raise ValueError("dml.scatter: x must have at least one dimension")
+    axis = _axis("dml.scatter", axis, view.ndim)
+    idx = _Indices("dml.scatter", indices, device, stream, view.device)
+    if idx.ndim != view.ndim:
+        raise ValueError("dml.scatter: indices has %d dimension(s), x %d; they must be equal" % (idx.ndim, view.ndim))
+    for d in range(view.ndim):
+        if d != axis and idx.shape[d] not in (1, view.shape[d]):
+            raise ValueError("dml.scatter: indices.shape[%d] = %d differs from x.shape[%d] = %d (they must agree on "
+                             "every dimension but axis %d, or be 1 there)" % (d, idx.shape[d], d, view.shape[d], axis))
+    shape = tuple(view.shape[:axis]) + (idx.shape[axis],) + tuple(view.shape[axis + 1:])
+    data = _data(device, stream, view, view.ndim)
+    idx_operand = idx.operand(device, stream, shape)
+    upd = _values("dml.scatter", "updates", updates, device, stream, view, data.type, shape)
+    out = _Output(device, view.shape, data.type)
+    desc = _ScatterDesc(_p(data), _p(idx_operand), _p(upd), _p(out), axis)
+    return _finish(x, device, stream, OPERATOR_SCATTER_ELEMENTS, desc, [data, idx_operand, upd], out, view.shape,
+                   view.dtype)
+
+
+def scatter_nd(x, indices, updates, *, backend=None):
+    """DML_OPERATOR_SCATTER_ND with ONNX's ScatterND convention (reduction
+    none), returning a new array: out = a copy of x, then for every index
+    tuple i (indices' last dimension holds K coordinates)
+    out[indices[i]] = updates[i], where updates' shape is indices.shape[:-1]
+    + x.shape[K:] (a tensor of x's dtype broadcast to it, or a scalar).
+    Indices follow dml.scatter's rule: an out-of-range tuple is dropped."""
+    device, stream, view = _placement(x, backend)
+    idx = _Indices("dml.scatter_nd", indices, device, stream, view.device)
+    k = _tuple_shape("dml.scatter_nd", tuple(view.shape), idx, 0)
+    upd_shape = idx.shape[:-1] + tuple(view.shape[k:])
+    rank = _check_rank("dml.scatter_nd", max(view.ndim, idx.ndim, len(upd_shape)))
+    data = _data(device, stream, view, rank)
+    idx_operand = idx.operand(device, stream, (1,) * (rank - idx.ndim) + idx.shape)
+    upd = _values("dml.scatter_nd", "updates", updates, device, stream, view, data.type,
+                  (1,) * (rank - len(upd_shape)) + upd_shape)
+    out = _Output(device, (1,) * (rank - view.ndim) + tuple(view.shape), data.type)
+    desc = _ScatterNdDesc(_p(data), _p(idx_operand), _p(upd), _p(out), view.ndim, idx.ndim)
+    return _finish(x, device, stream, OPERATOR_SCATTER_ND, desc, [data, idx_operand, upd], out, view.shape,
+                   view.dtype)
+
+
+def one_hot(indices, depth, axis=-1, on_value=1, off_value=0, dtype="float32", *, backend=None):
+    """DML_OPERATOR_ONE_HOT with TensorFlow's one_hot convention: a new
+    dimension of depth elements inserted at axis (-1: last), on_value at
+    the position each index names and off_value elsewhere, in dtype (a
+    numpy dtype or name; default float32). indices: an int32, int64, uint32
+    or uint64 tensor (the result is of its framework, on its device) or
+    Python integers (the result is a numpy array, computed on backend,
+    "cpu" by default). A negative signed index counts from the end once
+    (-1 is depth - 1, as ONNX's OneHot); one still out of range gives an
+    all-off row."""
+    depth = operator.index(depth)
+    if not 1 <= depth <= 0xFFFFFFFF:
+        raise ValueError("dml.one_hot: depth = %d; must be in [1, 2^32 - 1]" % depth)
+    np_dtype, data_type, dl_dtype = _fill_type("dml.one_hot", dtype)
+    if hasattr(indices, "__dlpack__"):
+        device, stream, view = _placement(indices, backend)
+        idx = _Indices("dml.one_hot", indices, device, stream, view.device, view)
+    else:
+        device, stream = _device(backend or "cpu", 0), None
+        idx = _Indices("dml.one_hot", indices, device, stream, None)
+    ndim = idx.ndim
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError("dml.one_hot: axis must be an integer, not %s" % type(axis).__name__) from None
+    if not -(ndim + 1) <= axis <= ndim:
+        raise AxisError("dml.one_hot: axis %d is out of bounds for a result of dimension %d" % (axis, ndim + 1))
+    axis %= ndim + 1
+    out_shape = idx.shape[:axis] + (depth,) + idx.shape[axis:]
+    rank = _check_rank("dml.one_hot", len(out_shape))
+    idx.insert_axis(axis)
+    idx_operand = idx.operand(device, stream, out_shape[:axis] + (1,) + out_shape[axis + 1:])
+    raw = _scalar(off_value, np_dtype)
+    raw_on = _scalar(on_value, np_dtype)
+    size = np_dtype.itemsize
+    values = _HostTensor(device, stream, bytes(raw.Bytes)[:size] + bytes(raw_on.Bytes)[:size], data_type,
+                         [1] * (rank - 1) + [2], [0] * (rank - 1) + [1])
+    out = _Output(device, out_shape, data_type)
+    desc = _OneHotDesc(_p(idx_operand), _p(values), _p(out), axis)
+    _dispatch(device, stream, OPERATOR_ONE_HOT, desc, [idx_operand, values], [out])
+    if idx.view is not None:
+        return _result(indices, device, out, dl_dtype)
+    tensor = Tensor(device, out.buffer, out.shape, dl_dtype)
+    if device.backend == "cuda":
+        return tensor
+    import numpy as np
+    return np.from_dlpack(tensor)
+
+
+def where(condition, a, b, *, backend=None):
+    """DML_OPERATOR_ELEMENT_WISE_IF with numpy.where's three-argument
+    convention: a where condition is true, else b, all three broadcast
+    together (numpy's rules, through strides of 0; nothing is copied).
+    condition: a bool (or uint8/int8: non-zero is true) tensor; a and b:
+    tensors of one dtype on condition's device (no type promotion), or one
+    of them a Python scalar (then of the other's dtype). The result is of
+    a's framework (b's when a is a scalar)."""
+    device, stream, cview = _placement(condition, backend)
+    if cview.dtype[:2] not in ((_dlpack.KDL_BOOL, 8), (_dlpack.KDL_UINT, 8), (_dlpack.KDL_INT, 8)):
+        raise TypeError("dml.where: condition must be a bool or uint8 tensor (DLPack type code %d, %d bits); "
+                        "compare first (condition != 0)" % cview.dtype[:2])
+    views = {}
+    for what, value in (("a", a), ("b", b)):
+        if hasattr(value, "__dlpack__"):
+            v = _dlpack.consume(value, stream)
+            if v.device[0] != cview.device[0] or (v.device[0] != _dlpack.KDL_CPU and v.device != cview.device):
+                raise ValueError("dml.where: %s lives on DLPack device %s, condition on %s"
+                                 % (what, v.device, cview.device))
+            views[what] = v
+        elif hasattr(value, "__iter__"):
+            raise TypeError("dml.where: %s must be a tensor (DLPack) or a scalar" % what)
+    if not views:
+        raise TypeError("dml.where: a or b must be a tensor (its dtype is the result's)")
+    first = views.get("a") or views["b"]
+    if "a" in views and "b" in views and views["a"].dtype != views["b"].dtype:
+        raise TypeError("dml.where: a has DLPack dtype %s, b %s (no type promotion)"
+                        % (views["a"].dtype, views["b"].dtype))
+    shape = _broadcast_shape("dml.where", [("condition", cview.shape)] + [(k, v.shape) for k, v in views.items()])
+    rank = _check_rank("dml.where", len(shape))
+    shape = [1] * (rank - len(shape)) + list(shape)
+    cond = _readable(device, stream, _broadcast_to("dml.where", "condition", cview, shape),
+                     _lib.DATA_TYPES["UINT8"][0])
+    data_type = _lib.UINT_TYPE_BY_SIZE[first.element_size]
+    operands = []
+    for what, value in (("a", a), ("b", b)):
+        if what in views:
+            operands.append(_readable(device, stream, _broadcast_to("dml.where", what, views[what], shape)))
+        else:
+            operands.append(_HostTensor(device, stream, _value_bytes(value, first.dtype), data_type, shape,
+                                        [0] * rank))
+    out = _Output(device, shape, data_type)
+    desc = _IfDesc(_p(cond), _p(operands[0]), _p(operands[1]), _p(out))
+    result_shape = _broadcast_shape("dml.where", [("condition", cview.shape)] +
+                                    [(k, v.shape) for k, v in views.items()])
+    owner = a if "a" in views else b
+    return _finish(owner, device, stream, OPERATOR_ELEMENT_WISE_IF, desc, [cond] + operands, out,
+                   tuple(result_shape), first.dtype)
