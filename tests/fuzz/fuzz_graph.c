@@ -6,6 +6,9 @@
  * graph input, CAST, PADDING in any mode, DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1
  * in either order, SPLIT in two (its second output left unconnected), and
  * FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE with raw values and no input,
+ * GATHER and GATHER_ELEMENTS with an index graph input (any of the four
+ * index types; its bytes are anything, so most indices are clamped), and
+ * ELEMENT_WISE_IF with a UINT8 condition and B as graph inputs,
  * over small tensors whose input views may reshape or transpose what they
  * read) and input, output and
  * intermediate edges whose indices, types and counts are mostly those of a
@@ -92,7 +95,9 @@ static void tensor_set(tensor* t, DML_TENSOR_DATA_TYPE type, uint32_t rank, cons
 }
 
 typedef struct node {
-    tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, JOIN's second input, or SPLIT's second output */
+    tensor in, out, len; /* len: REVERSE_SUBSEQUENCES' lengths, JOIN's second input, or SPLIT's second output,
+                          * a gather's indices, ELEMENT_WISE_IF's condition */
+    tensor third;        /* ELEMENT_WISE_IF's B */
     uint32_t offsets[4], window[4], repeats[4], start[4], end[4];
     int32_t strides[4];
     DML_SCALE_BIAS sb;
@@ -109,6 +114,9 @@ typedef struct node {
     DML_SPLIT_OPERATOR_DESC split;
     DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_constant;
     DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_sequence;
+    DML_GATHER_OPERATOR_DESC gather;
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
+    DML_ELEMENT_WISE_IF_OPERATOR_DESC select;
     DML_OPERATOR_DESC od;
     DMLOperator op[2]; /* per backend */
     uint32_t inputs;
@@ -130,6 +138,14 @@ typedef struct fuzz_graph {
 static const DML_TENSOR_DATA_TYPE TYPES[4] = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
     DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64 };
 static const uint32_t TYPE_SIZES[4] = { 1, 2, 4, 8 };
+static const DML_TENSOR_DATA_TYPE INDEX_TYPES[4] = { DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
+    DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64 };
+
+/* A node's input i: in, len (second), third. */
+static const tensor* node_input(const node* n, uint32_t i)
+{
+    return i == 0 ? &n->in : (i == 1 ? &n->len : &n->third);
+}
 
 /* A node reading `source` (NULL: a fresh graph input of random shape). */
 static void make_node(reader* r, node* n, const tensor* source)
@@ -158,7 +174,7 @@ static void make_node(reader* r, node* n, const tensor* source)
         strides[1] = sizes[0];
     }
     tensor_set(&n->in, TYPES[t], rank, sizes, transpose ? strides : NULL, TYPE_SIZES[t]);
-    uint32_t kind = below(r, 10), out_sizes[4], out_type = t;
+    uint32_t kind = below(r, 13), out_sizes[4], out_type = t;
     uint64_t count = 1;
     for (uint32_t i = 0; i < rank; ++i)
         count *= sizes[i];
@@ -199,8 +215,31 @@ static void make_node(reader* r, node* n, const tensor* source)
             n->strides[i] = (int32_t)(1 + below(r, 2)) * (below(r, 2) ? -1 : 1);
             out_sizes[i] = 1 + (n->window[i] - 1) / (uint32_t)abs(n->strides[i]);
         }
+    uint32_t gather_axis = below(r, rank), index_type = below(r, 4), picks = 1 + below(r, 4);
+    if (kind == 10 || kind == 11) /* GATHER (IndexDimensions 1) and GATHER_ELEMENTS: picks on the axis */
+        out_sizes[gather_axis] = picks;
     tensor_set(&n->out, TYPES[out_type], rank, out_sizes, NULL, TYPE_SIZES[out_type]);
-    if (kind == 0) {
+    if (kind == 10 || kind == 11) {
+        uint32_t idx_sizes[4];
+        for (uint32_t i = 0; i < rank; ++i) /* GATHER: leading 1s, then the picks */
+            idx_sizes[i] = kind == 11 ? out_sizes[i] : (i + 1 == rank ? picks : 1);
+        tensor_set(&n->len, INDEX_TYPES[index_type], rank, idx_sizes, NULL, index_type < 2 ? 4 : 8);
+        n->gather = (DML_GATHER_OPERATOR_DESC){ &n->in.desc, &n->len.desc, &n->out.desc, gather_axis, 1 };
+        n->gather_elements = (DML_GATHER_ELEMENTS_OPERATOR_DESC){ &n->in.desc, &n->len.desc, &n->out.desc,
+            gather_axis };
+        n->od = kind == 10 ? (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER, &n->gather }
+                           : (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER_ELEMENTS, &n->gather_elements };
+        n->inputs = 2;
+    } else if (kind == 12) { /* the source's bytes as the UINT8 condition: A or B (graph inputs) */
+        uint32_t bytes = (uint32_t)n->in.buffer.TotalTensorSizeInBytes;
+        tensor_set(&n->in, DML_TENSOR_DATA_TYPE_UINT8, 1, &bytes, NULL, 1);
+        tensor_set(&n->len, TYPES[t], 1, &bytes, NULL, TYPE_SIZES[t]);
+        tensor_set(&n->third, TYPES[t], 1, &bytes, NULL, TYPE_SIZES[t]);
+        tensor_set(&n->out, TYPES[t], 1, &bytes, NULL, TYPE_SIZES[t]);
+        n->select = (DML_ELEMENT_WISE_IF_OPERATOR_DESC){ &n->in.desc, &n->len.desc, &n->third.desc, &n->out.desc };
+        n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_ELEMENT_WISE_IF, &n->select };
+        n->inputs = 3;
+    } else if (kind == 0) {
         n->sb = (DML_SCALE_BIAS){ (float)below(r, 4) / 2, (float)below(r, 3) };
         n->id = (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){ &n->in.desc, &n->out.desc, t && below(r, 3) == 0 ? &n->sb : NULL };
         n->od = (DML_OPERATOR_DESC){ DML_OPERATOR_ELEMENT_WISE_IDENTITY, &n->id };
@@ -285,7 +324,7 @@ static void decode(reader* r, fuzz_graph* g)
                 g->mids[g->mid_n++] = (DML_INTERMEDIATE_GRAPH_EDGE_DESC){ from, 0, k, 0, NULL };
             } else if (g->in_n < MAX_EDGES) {
                 uint32_t gi = g->input_count++;
-                g->input_bytes[gi] = (i ? &n->len : &n->in)->buffer.TotalTensorSizeInBytes;
+                g->input_bytes[gi] = node_input(n, i)->buffer.TotalTensorSizeInBytes;
                 g->ins[g->in_n++] = (DML_INPUT_GRAPH_EDGE_DESC){ gi, k, i, NULL };
             }
         }
@@ -321,7 +360,7 @@ static void decode(reader* r, fuzz_graph* g)
             in->ToNodeInputIndex >= g->nodes[in->ToNodeIndex].inputs)
             continue;
         const node* n = &g->nodes[in->ToNodeIndex];
-        uint64_t bytes = (in->ToNodeInputIndex ? &n->len : &n->in)->buffer.TotalTensorSizeInBytes;
+        uint64_t bytes = node_input(n, in->ToNodeInputIndex)->buffer.TotalTensorSizeInBytes;
         if (bytes > g->input_bytes[in->GraphInputIndex])
             g->input_bytes[in->GraphInputIndex] = bytes;
     }

@@ -36,6 +36,17 @@ def slice_(kind, in_sizes, offsets, windows, strides, out_sizes=None, owned=Fals
     b += [0, 0] + tensor_tail()                       # output type, rank, tensor
     return bytes(b + [0] + seed(0xabcdef + kind))
 
+INDEXED = ['gather', 'gather_elements', 'gather_nd', 'gather_nd1', 'scatter_elements', 'scatter_nd', 'one_hot',
+           'element_wise_if']
+
+def indexed(k, rank, dtype, pattern):
+    # The data-dependent kinds: "other type" heads below 224 (head >> 1 = 7 k' + 3), in
+    # repair mode (the decoder brings every count, axis and size into range), then the
+    # rank, the data type and small bytes for everything else (index type, axis, sizes, ...).
+    head = 2 * (7 * k + 3) + 1
+    body = [(pattern[i % len(pattern)] + i // len(pattern)) % 7 for i in range(120)]
+    return bytes([head, rank - 1, dtype] + body + seed(0x5eed0 + k))
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), 'corpus')
     os.makedirs(out, exist_ok=True)
@@ -49,6 +60,9 @@ def main():
         'seed_slice_example': slice_(2, [1, 1, 4, 4], [0, 0, 0, 1], [1, 1, 3, 3], [1, 1, 2, 2], [1, 1, 2, 2]),
         'seed_slice_float64': slice_(2, [3, 4, 5], [0, 1, 0], [3, 3, 5], [1, 2, 2], [3, 2, 3], dtype=9),
     }
+    for k, name in enumerate(INDEXED):
+        seeds['seed_%s_float32' % name] = indexed(k, 2, 1, [2, 3, 0, 1, 4])
+        seeds['seed_%s_int64_rank4' % name] = indexed(k, 4, 11, [1, 2, 0, 2])
     for name, data in seeds.items():
         with open(os.path.join(out, name), 'wb') as f:
             f.write(data)
