@@ -14,6 +14,10 @@
 #include "pad_thread.h"
 #include "cast_thread.h"
 #include "fill_thread.h"
+#include "indexed_thread.h"
+#include "one_hot_thread.h"
+#include "scatter_thread.h"
+#include "select_thread.h"
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
 #include "group_join.h"
@@ -24,8 +28,8 @@ static _Thread_local emulation* t_emulation;
 static _Thread_local char t_violation[512];
 
 static const char* const site_names[DML_SITE_COUNT] = { "LENGTH", "LOAD", "STORE", "EDGE_LOAD", "EDGE_STORE",
-    "LOAD_HIGH", "PART_LOAD" };
-static const char* const range_names[3] = { "input", "lengths", "output" };
+    "LOAD_HIGH", "PART_LOAD", "LOAD2" };
+static const char* const range_names[4] = { "input", "lengths", "output", "input2" };
 
 const char* dml_cuda_emulator_violation(void)
 {
@@ -33,10 +37,11 @@ const char* dml_cuda_emulator_violation(void)
 }
 
 /* The range an access from `site` may touch: lengths for the sequence
- * lengths, the output for stores, else the input. */
+ * lengths (indices, a condition), the output for stores, input2 for the
+ * second input's loads, else the input. */
 static int range_of(int site, int is_store)
 {
-    return is_store ? 2 : site == DML_SITE_LENGTH ? 1 : 0;
+    return is_store ? 2 : site == DML_SITE_LENGTH ? 1 : site == DML_SITE_LOAD2 ? 3 : 0;
 }
 
 /* Records the violation and abandons the launch before the access is made. */
@@ -281,6 +286,45 @@ static void emulate_fill(emulation* e, dml_coalescing* stats)
             }
             if (w && !w->failed)
                 emu_account_warp(w, stats);
+        }
+}
+
+/* The thread code of a data-dependent plan's launch, by kind and path. */
+static void run_indexed_thread(const dml_cuda_launch* l, uint64_t block, uint32_t thread)
+{
+    const dml_indexed_params* p = &l->indexed_params;
+    switch (p->plan.kind) {
+    case DML_PLAN_INDEXED:
+        if (p->rows)
+            dml_indexed_rows_thread(p, block, thread, l->grid, l->block, l->wide);
+        else
+            dml_indexed_thread(p, block, thread, l->grid, l->block, l->wide);
+        break;
+    case DML_PLAN_SCATTER: dml_scatter_thread(p, block, thread, l->grid, l->block, l->wide); break;
+    case DML_PLAN_SELECT: dml_select_thread(p, block, thread, l->grid, l->block, l->wide); break;
+    default: dml_one_hot_thread(p, block, thread, l->grid, l->block, l->wide); break;
+    }
+}
+
+/* An INDEXED, SCATTER, SELECT or ONE_HOT launch: its threads warp by warp,
+ * each access checked (the index or condition tensor against the lengths
+ * range, the second input against input2's); with statistics, a warp's
+ * accesses grouped by the instruction the code names. */
+static void emulate_indexed(emulation* e)
+{
+    const dml_cuda_launch* l = e->launch;
+    warp_trace* w = e->trace;
+    for (uint64_t block = 0; block < l->grid; ++block)
+        for (uint32_t warp = 0; warp < l->block; warp += DML_WARP_SIZE) {
+            for (uint32_t lane = 0; lane < DML_WARP_SIZE && warp + lane < l->block; ++lane) {
+                e->block = block;
+                e->thread = warp + lane;
+                if (w)
+                    w->lane = (int)lane;
+                run_indexed_thread(l, block, warp + lane);
+            }
+            if (w && !w->failed)
+                emu_account_tiled_warp(w, e->stats);
         }
 }
 
@@ -566,7 +610,8 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
     e.trace = traced ? calloc(1, sizeof *e.trace) : NULL;
     e.stats = e.trace ? stats : NULL;
     e.result = traced && !e.trace ? DML_EMULATE_OUT_OF_MEMORY : 0;
-    if (!l->is_copy && !l->scale_bias && !l->pad && !l->cast && !l->fill && l->mode == DML_CUDA_MODE_TILED) {
+    if (!l->is_copy && !l->scale_bias && !l->pad && !l->cast && !l->fill && !l->indexed &&
+        l->mode == DML_CUDA_MODE_TILED) {
         e.shared = shared_model_new(l->shared_bytes);
         if (!e.shared) { /* nothing can run without it */
             free(e.trace);
@@ -585,6 +630,8 @@ int dml_cuda_emulate(const dml_cuda_launch* l, dml_coalescing* stats)
             emulate_cast(&e, e.stats);
         else if (l->fill)
             emulate_fill(&e, stats);
+        else if (l->indexed)
+            emulate_indexed(&e);
         else
             emulate_kernel(&e, stats);
         if (ran_out_of_memory(&e))

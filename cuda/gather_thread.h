@@ -49,7 +49,8 @@ enum dml_access_site {
     DML_SITE_EDGE_STORE = 4,
     DML_SITE_LOAD_HIGH = 5, /* the second aligned vector of a misaligned read */
     DML_SITE_PART_LOAD = 6, /* the needed part of an aligned vector that leaves the row */
-    DML_SITE_COUNT = 7
+    DML_SITE_LOAD2 = 7,     /* a load from the second input (SELECT, ONE_HOT: the input2 range) */
+    DML_SITE_COUNT = 8
 };
 
 /* It is also told where each pass of a thread's grid-stride loop begins,

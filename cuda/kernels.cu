@@ -16,6 +16,7 @@
 #include "pad_kernel.h"
 #include "cast_kernel.h"
 #include "fill_kernel.h"
+#include "indexed_kernel.h"
 #include "scale_bias_kernel.h"
 #include "tiled_block.h"
 
@@ -113,6 +114,8 @@ extern "C" cudaError_t dml_cuda_launch_gather(const dml_cuda_launch* launch, cud
         return dml_cuda_launch_cast(launch, stream);
     if (launch->fill)
         return dml_cuda_launch_fill(launch, stream);
+    if (launch->indexed)
+        return dml_cuda_launch_indexed(launch, stream);
     if (launch->grid == 0)
         return cudaSuccess;
     kernel_fn kernel = pick(launch);
@@ -132,6 +135,8 @@ extern "C" cudaError_t dml_cuda_load_kernel(const dml_cuda_launch* launch)
         return dml_cuda_load_pad(launch);
     if (launch->fill)
         return dml_cuda_load_fill(launch);
+    if (launch->indexed)
+        return dml_cuda_load_indexed(launch);
     if (launch->cast)
         return dml_cuda_load_cast(launch);
     if (launch->scale_bias)

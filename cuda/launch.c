@@ -3,6 +3,7 @@
 #include "pad.h"
 #include "cast_launch.h"
 #include "fill.h"
+#include "indexed.h"
 #include "scale_bias.h"
 
 #include <string.h>
@@ -448,6 +449,10 @@ static void plan_launch(const dml_plan* plan, const dml_cuda_limits* given, dml_
         dml_cuda_plan_fill(plan, limits.sm_count, launch);
         return;
     }
+    if (dml_cuda_is_indexed_kind(plan->kind)) {
+        dml_cuda_plan_indexed(plan, limits.sm_count, launch);
+        return;
+    }
     memset(launch, 0, sizeof *launch);
     uint32_t e = plan->element_size;
     if (allow_copy && plan->kind == DML_PLAN_GATHER && plan->rank == 1 && plan->out_strides[0] == 1 &&
@@ -518,6 +523,8 @@ void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
     launch->bound_bytes[0] = args->input_bytes;
     launch->bound_bytes[1] = args->lengths_bytes;
     launch->bound_bytes[2] = args->output_bytes;
+    launch->bound[3] = args->input2;
+    launch->bound_bytes[3] = args->input2_bytes;
     launch->scale_bias_params.in = args->input;
     launch->scale_bias_params.out = args->output;
     launch->pad_params.in = args->input;
@@ -525,6 +532,10 @@ void dml_cuda_bind_launch(dml_cuda_launch* launch, const dml_plan_args* args)
     launch->cast_params.in = args->input;
     launch->cast_params.out = args->output;
     launch->fill_params.out = args->output;
+    launch->indexed_params.in = args->input;
+    launch->indexed_params.indices = args->lengths;
+    launch->indexed_params.in2 = args->input2;
+    launch->indexed_params.out = args->output;
     if (launch->is_copy) {
         launch->copy_source = (const unsigned char*)args->input + launch->copy_source_offset;
         launch->copy_destination = (unsigned char*)args->output + launch->copy_destination_offset;

@@ -13,6 +13,7 @@
 #include "cast_params.h"
 #include "fill_params.h"
 #include "scale_bias_params.h"
+#include "indexed_params.h"
 
 /* What the launcher needs to know of the GPU: its SMs and their shared
  * memory (cudaDeviceGetAttribute: MultiProcessorCount,
@@ -44,7 +45,9 @@ typedef struct dml_cuda_limits {
     (DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |         \
         DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |         \
         DML_PLAN_KIND_BIT(DML_PLAN_CAST) |                   \
-        DML_PLAN_KIND_BIT(DML_PLAN_FILL))
+        DML_PLAN_KIND_BIT(DML_PLAN_FILL) | DML_PLAN_KIND_BIT(DML_PLAN_INDEXED) |                            \
+        DML_PLAN_KIND_BIT(DML_PLAN_SCATTER) | DML_PLAN_KIND_BIT(DML_PLAN_SELECT) |                          \
+        DML_PLAN_KIND_BIT(DML_PLAN_ONE_HOT))
 
 #define DML_TILE_MAX_SHARED_BYTES (48 * 1024)
 #define DML_TILE_MIN_ROW_BYTES 1024
@@ -83,10 +86,10 @@ typedef struct dml_cuda_launch {
     uint32_t blocks_per_sm; /* resident blocks per SM the grid is sized to */
     dml_gather_params params;
 
-    /* The bound ranges (input, lengths, output) as dispatched: host side
-     * only, where the emulator checks every access against them. */
-    const unsigned char* bound[3];
-    uint64_t bound_bytes[3];
+    /* The bound ranges (input, lengths, output, input2) as dispatched: host
+     * side only, where the emulator checks every access against them. */
+    const unsigned char* bound[4];
+    uint64_t bound_bytes[4];
 
     /* DML_PLAN_SCALE_BIAS: its own kernel (scale_bias.cu) over this plan. */
     int scale_bias;
@@ -101,6 +104,10 @@ typedef struct dml_cuda_launch {
     /* DML_PLAN_FILL: its own kernels (fill.cu) over these. */
     int fill;
     dml_fill_params fill_params;
+    /* DML_PLAN_INDEXED, SCATTER, SELECT, ONE_HOT: their own kernels
+     * (indexed.cu) over this plan; wide above. */
+    int indexed;
+    dml_indexed_params indexed_params;
 } dml_cuda_launch;
 
 /* Decides everything about the launch of `plan` that does not depend on

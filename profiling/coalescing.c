@@ -41,6 +41,7 @@
 
 #include "core/error.h"
 #include "coalescing_kinds.h"
+#include "coalescing_indexed.h"
 #include "core/ops/op.h" /* dml_plan_from_desc */
 #include "emulator.h"
 #include "fill_cases.h"
@@ -308,5 +309,6 @@ int main(int argc, char** argv)
     failures += coalescing_cast_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_join_split_rows(csv, bytes, row_bytes, sm_count);
     failures += coalescing_affine_rows(csv, bytes, row_bytes, sm_count);
+    failures += coalescing_indexed_rows(csv, bytes, sm_count);
     return failures ? 1 : 0;
 }

@@ -40,7 +40,7 @@
  *
  * Environment: DML_CUOBJDUMP (cuobjdump; nvdisasm on PATH),
  * DML_KERNELS_OBJECT (kernels.cu's object), DML_CAST_OBJECT,
- * DML_PAD_OBJECT, DML_GROUP_OBJECT, set by tests/cuda/CMakeLists.txt.
+ * DML_PAD_OBJECT, DML_GROUP_OBJECT, DML_INDEXED_OBJECT, set by tests/cuda/CMakeLists.txt.
  */
 #include <check.h>
 #include <stdio.h>
@@ -451,6 +451,51 @@ START_TEST(grouped_kernels_read_their_parameter_in_place)
 }
 END_TEST
 
+/* The data-dependent kinds' kernels (indexed.cu, DML_INDEXED_OBJECT):
+ * dml_indexed_kernel<Wide, Path>, both index widths of its five paths
+ * (INDEXED flat, INDEXED rows, SCATTER, SELECT, ONE_HOT) in every
+ * architecture; none uses local memory (a spill, or an array the compiler
+ * could not keep in registers: the groups of DML_INDEXED_GROUP loads) or
+ * generic accesses; the row path (1) copies 16-byte lines (LDG.E.128 and
+ * STG.E.128), the others move one element at a time (no access wider than
+ * 8 bytes), every one loads and stores. */
+START_TEST(indexed_kernels_keep_registers_and_vectorise_rows)
+{
+    disassemble("DML_INDEXED_OBJECT");
+    int failures = 0;
+    size_t per_arch = 0;
+    for (size_t i = 0; i < function_count; i++) {
+        const function* f = &functions[i];
+        ck_assert_msg(strstr(f->name, "dml_indexed_kernel") != NULL, "%s: unknown kernel %s", f->arch, f->name);
+        int a[4];
+        ck_assert_int_eq(template_arguments(f->name, a, 4), 2);
+        per_arch += !strcmp(f->arch, functions[0].arch);
+        size_t local = 0, generic = 0, loads = 0, stores = 0, loads128 = 0, stores128 = 0;
+        for (size_t j = 0; j < f->count; j++) {
+            const instruction* in = &f->code[j];
+            local += in->kind == LOCAL;
+            generic += in->kind == GENERIC;
+            loads += in->kind == LOAD || in->kind == LOAD128;
+            stores += in->kind == STORE;
+            loads128 += in->kind == LOAD128;
+            stores128 += in->kind == STORE && in->bytes == 16;
+        }
+        const int rows = a[1] == 1;
+        if (local || generic || !loads || !stores || (rows ? !loads128 || !stores128 : loads128 || stores128)) {
+            printf("%s %s: %zu local, %zu generic, %zu loads (%zu of 16 bytes), %zu stores (%zu of 16 bytes)\n",
+                f->arch, f->name, local, generic, loads, loads128, stores, stores128);
+            failures++;
+        }
+    }
+    printf("indexed kernels: %zu over the architectures, %zu in %s, %d problem(s)\n", function_count, per_arch,
+        function_count ? functions[0].arch : "-", failures);
+    ck_assert_int_eq(failures, 0);
+    ck_assert_uint_eq(per_arch, 10);
+    ck_assert_uint_eq(function_count % per_arch, 0);
+    forget_functions();
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("cuda_sass_loads");
@@ -460,6 +505,7 @@ int main(void)
     tcase_add_test(tc, fill_kernels_store_vectors_and_never_fuse);
     tcase_add_test(tc, per_element_kernels_access_one_element);
     tcase_add_test(tc, grouped_kernels_read_their_parameter_in_place);
+    tcase_add_test(tc, indexed_kernels_keep_registers_and_vectorise_rows);
     suite_add_tcase(s, tc);
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);

@@ -23,7 +23,9 @@
  * Then the CAST and PAD kernels (cast.cu, pad.cu), which have launches of
  * their own, on hand-made plans (vs_emulator_kinds.c), the same three ways,
  * and the grouped kernels (group.cu) on JOINs and SPLITs
- * (vs_emulator_group.c), every buffer of its exact size.
+ * (vs_emulator_group.c), and the data-dependent kinds' kernels (indexed.cu)
+ * on random INDEXED, SCATTER, SELECT and ONE_HOT plans with hostile indices
+ * (vs_emulator_indexed.c), every buffer of its exact size.
  *
  * Needs a GPU except with --emulator-only: exits 77 (skipped) without one.
  * DML_TEST_SEED replays a seed.
@@ -42,6 +44,7 @@
 #include "reference.h" /* tests/api: FILL's reference */
 #include "vs_emulator_group.h"
 #include "vs_emulator_kinds.h"
+#include "vs_emulator_indexed.h"
 
 #define SKIP 77
 #define GUARD 256 /* sentinel bytes each side of an output; keeps cudaMalloc's 256-byte alignment */
@@ -555,6 +558,7 @@ int main(int argc, char** argv)
     printf("fills: %d plans against the reference, each at %u SMs and at 1 SM\n", fills, sms);
     failures += vs_emulator_kinds(&r, sms, on_gpu, quick ? 0 : GUARD, quick);
     failures += vs_emulator_group(sms, on_gpu);
+    failures += vs_emulator_indexed(seed, sms, on_gpu, quick);
     if (large && on_gpu)
         large_cases(sms);
     printf("%d plans, each at %u SMs and at 1 SM%s: %d failure(s)\n", cases, sms,

@@ -125,12 +125,12 @@ stage_kernels() {
     if ! "$build/tests/dml_gpu_present" "$build/lib/dml/libdml_cuda.so" >/dev/null 2>&1; then
         # No GPU: the emulator's side still runs (every variant reached, vs the reference).
         "$test" --emulator-only | tee "$work/kernels.out" || fail "emulator-only run failed"
-        grep -E '^(kernel variants|known defect|CAST|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+        grep -E '^(kernel variants|known defect|CAST|data-dependent|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
         skip "needs a CUDA GPU (ran the emulator side only: every kernel variant reached, emulator == reference)"
     fi
     need_gpu
     "$test" --large | tee "$work/kernels.out" || fail "kernels disagree with the emulator or the reference"
-    grep -E '^(kernel variants|known defect|CAST|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
+    grep -E '^(kernel variants|known defect|CAST|data-dependent|large|[0-9]+ plans)' "$work/kernels.out" | sed 's/^/    /' >>"$note_file"
 }
 
 # ---- sanitizer ----------------------------------------------------------------
@@ -156,7 +156,8 @@ stage_sanitizer() {
     # Through the plugin under memcheck: first the suites of CAST, PADDING,
     # JOIN and SPLIT (their kernels and grouped gathers on the cuda backend;
     # test_cuda_vs_emulator --quick above runs the CAST, PAD and grouped
-    # kernels on hand-made plans), then, when time is left, the differential suite
+    # kernels on hand-made plans, and the data-dependent kinds' kernels
+    # (indexed.cu) on random plans with hostile indices), then, when time is left, the differential suite
     # (CTest cuda_sanitizer.*).
     if [ $((SECONDS - started)) -lt 45 ]; then
         run_ctest '^cuda_sanitizer\.test_api_(cast|padding|join_split)$' 25 || failed="$failed kinds-memcheck"
