@@ -458,14 +458,23 @@ def run_generic(rng, lib, devs, sessions, st, case_id):
     for dev_name, dev in devs:
         code, msg, outs, undefined = ort_nodes.run_dml(lib, dev, case, model_bytes)
         what = ort_nodes.OTD.get(code, str(code))
+        if code == -5:  # the backend does not execute this plan kind yet: never a pass
+            st.ort_unsupported += 1
+            st.count(op, "skip: the backend does not execute its plan kind (DML_E_NOTIMPL)")
+            continue
         if code == -2:
             st.ort_unsupported += 1
             st.count(op, "skip: unrepresentable in DirectML" + (" (ORT rejects too)" if ort_err else ""))
             continue
         if ort_err is not None:
+            kind = ort_nodes.known_error(case, outs) if code == 0 else None
             if code == -1:
                 st.both_reject += 1
                 st.count(op, "both-reject")
+            elif kind:
+                st.known += 1
+                st.count(op, "known: " + kind)
+                st.known_kinds[kind] = st.known_kinds.get(kind, 0) + 1
             else:
                 st.unexpected += 1
                 st.count(op, "DISAGREE")
