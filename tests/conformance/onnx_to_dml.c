@@ -1040,6 +1040,8 @@ int otd_map_one_hot(uint32_t q, const int64_t* index_dims, int64_t depth, uint64
                     (unsigned long long)values_count);
     if (depth < 1)
         return fail(OTD_INVALID, err, errlen, "OneHot: depth %lld; must be at least 1", (long long)depth);
+    if (q < 1) /* ONNX's shape inference: indices of rank >= 1 */
+        return fail(OTD_INVALID, err, errlen, "OneHot: indices of rank 0; must be at least 1");
     if ((rc = indexed_rank(op, (uint64_t)q + 1, out, err, errlen)) != OTD_OK ||
         (rc = norm_axis(op, axis, q + 1, &a, err, errlen)) != OTD_OK)
         return rc;

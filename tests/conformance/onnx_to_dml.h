@@ -125,8 +125,8 @@
  *   ScatterND(data, indices, updates; reduction "none")  -> DML_SCATTER_ND.
  *       Other reductions (add, mul, max, min) have no DirectML operator here:
  *       OTD_UNREPRESENTABLE.
- *   OneHot(indices[q], depth, values; axis = -1)  -> DML_ONE_HOT, Axis = axis
- *       (+ q + 1 when negative), R = q + 1; depth is read on the host (an
+ *   OneHot(indices[q >= 1], depth, values; axis = -1)  -> DML_ONE_HOT, Axis =
+ *       axis (+ q + 1 when negative), R = q + 1; depth is read on the host (an
  *       output size); values [off, on] is the ValuesTensor {1,...,1,2}.
  *       Index types other than INT32/INT64 are converted to INT64 on the
  *       host (convert_indices): integers exactly, floats truncated toward 0

@@ -551,6 +551,7 @@ START_TEST(one_hot_where_desc)
     ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 2, 3, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
     ck_assert_int_eq(otd_map_one_hot(2, idx, 0, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
     ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 3, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_one_hot(0, NULL, 5, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
     const int64_t r8[8] = { 1, 1, 1, 1, 1, 1, 1, 2 };
     ck_assert_int_eq(otd_map_one_hot(8, r8, 5, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_UNREPRESENTABLE);
     /* Host conversion of index types DirectML's ONE_HOT lacks. */
