@@ -18,6 +18,8 @@
 #include "cpu_execute.h"
 #include "cpu_pad.h"
 #include "cpu_fill.h"
+#include "cpu_indexed.h"
+#include "cpu_select.h"
 #include "cpu_scale_bias.h"
 #include "cpu_pool.h"
 
@@ -308,7 +310,10 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
             || plan->element_size != dml_data_type_size((DML_TENSOR_DATA_TYPE)plan->data_type)))
         || (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES
             && (plan->axis < 0 || (uint32_t)plan->axis >= plan->rank
-                || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8))))
+                || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8)))
+        || ((plan->kind == DML_PLAN_INDEXED || plan->kind == DML_PLAN_SCATTER) && !dml_cpu_indexed_supports(plan))
+        || (plan->kind == DML_PLAN_ONE_HOT && !dml_cpu_one_hot_supports(plan))
+        || (plan->kind == DML_PLAN_SELECT && plan->lengths_element_size != 1))
         return dml_set_error(DML_E_INVALIDARG, "cpu: malformed execution plan (kind %u, rank %u, element size %u)",
             plan->kind, plan->rank, e);
     if (DML_FAULT(execute))
@@ -324,6 +329,12 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
         dml_cpu_cast(device->pool, &device->cost, limit, plan, args);
     else if (plan->kind == DML_PLAN_FILL)
         dml_cpu_fill(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_INDEXED)
+        dml_cpu_indexed(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_SCATTER)
+        dml_cpu_scatter(device->pool, &device->cost, limit, plan, args);
+    else if (plan->kind == DML_PLAN_SELECT || plan->kind == DML_PLAN_ONE_HOT)
+        dml_cpu_select(device->pool, &device->cost, limit, plan, args);
     else
         dml_cpu_execute(device->pool, &device->cost, limit, plan, args);
     return DML_S_OK;
@@ -361,7 +372,8 @@ const dml_backend dml_cpu_backend = {
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
         DML_PLAN_KIND_BIT(DML_PLAN_SCALE_BIAS) | DML_PLAN_KIND_BIT(DML_PLAN_PAD) |
         DML_PLAN_KIND_BIT(DML_PLAN_CAST) |
-        DML_PLAN_KIND_BIT(DML_PLAN_FILL),
+        DML_PLAN_KIND_BIT(DML_PLAN_FILL) | DML_PLAN_KIND_BIT(DML_PLAN_INDEXED) | DML_PLAN_KIND_BIT(DML_PLAN_SCATTER) |
+        DML_PLAN_KIND_BIT(DML_PLAN_SELECT) | DML_PLAN_KIND_BIT(DML_PLAN_ONE_HOT),
     .probe = cpu_probe,
     .get_adapter_info = cpu_get_adapter_info,
     .device_create = cpu_device_create,

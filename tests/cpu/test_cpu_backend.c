@@ -148,6 +148,70 @@ START_TEST(test_execute_small_and_large)
 }
 END_TEST
 
+/* The data-dependent kinds are declared, run through queue_execute, and
+ * refused with fields the executors do not handle. */
+START_TEST(test_data_dependent_kinds)
+{
+    const uint32_t kinds[] = { DML_PLAN_INDEXED, DML_PLAN_SCATTER, DML_PLAN_SELECT, DML_PLAN_ONE_HOT };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+        ck_assert(B->plan_kinds & DML_PLAN_KIND_BIT(kinds[k]));
+    void* device = NULL;
+    void* queue = NULL;
+    ck_assert_int_eq(B->device_create(0, &device), DML_S_OK);
+    ck_assert_int_eq(B->queue_create(device, NULL, &queue), DML_S_OK);
+    /* out[j] = table[clamp(idx[j])] over 4 elements of a 3-element table. */
+    const uint32_t table[3] = { 10, 20, 30 };
+    const int32_t idx[4] = { 2, -1, 7, -9 };
+    const uint8_t cond[4] = { 1, 0, 0, 255 };
+    uint32_t out[4] = { 0 };
+    dml_plan p;
+    memset(&p, 0, sizeof p);
+    p.kind = DML_PLAN_INDEXED;
+    p.rank = 1;
+    p.element_size = 4;
+    p.axis = -1;
+    p.element_count = p.sizes[0] = 4;
+    p.out_strides[0] = p.len_strides[0] = 1;
+    p.lengths_element_size = 4;
+    p.index_signed = 1;
+    p.index_count = 1;
+    p.index_sizes[0] = 3;
+    p.index_strides[0] = 1;
+    dml_plan_args args = { table, idx, out, sizeof table, sizeof idx, sizeof out, NULL, 0 };
+    ck_assert_int_eq(B->queue_execute(queue, &p, NULL, &args), DML_S_OK);
+    ck_assert(out[0] == 30 && out[1] == 30 && out[2] == 30 && out[3] == 10);
+    dml_plan bad = p;
+    bad.lengths_element_size = 2;
+    ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
+    bad = p;
+    bad.index_sizes[0] = 0;
+    ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
+    bad = p;
+    bad.index_count = DML_PLAN_MAX_RANK + 1;
+    ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
+    bad = p;
+    bad.kind = DML_PLAN_ONE_HOT;
+    bad.axis = 1; /* past the rank */
+    ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
+    bad = p;
+    bad.kind = DML_PLAN_SELECT; /* its condition is bytes */
+    ck_assert_int_eq(B->queue_execute(queue, &bad, NULL, &args), DML_E_INVALIDARG);
+    /* SELECT: out = cond ? table : table2. */
+    const uint32_t table2[4] = { 1, 2, 3, 4 };
+    dml_plan select = p;
+    select.kind = DML_PLAN_SELECT;
+    select.lengths_element_size = 1;
+    select.index_count = 0;
+    select.in_strides[0] = 0;
+    select.in2_strides[0] = 1;
+    dml_plan_args select_args = { table, cond, out, sizeof table, sizeof cond, sizeof out, table2, sizeof table2 };
+    ck_assert_int_eq(B->queue_execute(queue, &select, NULL, &select_args), DML_S_OK);
+    ck_assert(out[0] == 10 && out[1] == 2 && out[2] == 3 && out[3] == 10);
+    B->queue_destroy(queue);
+    B->device_destroy(device);
+}
+END_TEST
+
 typedef struct worker {
     void* device;
     int seed;
@@ -205,6 +269,7 @@ int main(void)
     tcase_add_test(tc, test_queues);
     tcase_add_test(tc, test_execute_small_and_large);
     tcase_add_test(tc, test_concurrent_queues);
+    tcase_add_test(tc, test_data_dependent_kinds);
     suite_add_tcase(s, tc);
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);
