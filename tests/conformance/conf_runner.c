@@ -91,14 +91,14 @@ DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
                             const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
                             void* const* outputs, const uint64_t* output_bytes)
 {
-    return conf_run_aliased(d, desc, input_count, inputs, input_bytes, input_total, output_count, output_total,
+    return conf_run_prefilled(d, desc, input_count, inputs, input_bytes, input_total, output_count, output_total,
                             outputs, output_bytes, 0);
 }
 
-DML_RESULT conf_run_aliased(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+DML_RESULT conf_run_prefilled(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
                             const void* const* inputs, const uint64_t* input_bytes,
                             const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
-                            void* const* outputs, const uint64_t* output_bytes, int in_place)
+                            void* const* outputs, const uint64_t* output_bytes, int prefill)
 {
     DML_RESULT r = DML_S_OK;
     DMLOperator op = NULL;
@@ -142,9 +142,10 @@ DML_RESULT conf_run_aliased(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
     }
     for (uint32_t i = 0; i < output_count; ++i) {
         out_total[i] = output_total[i] > output_bytes[i] ? output_total[i] : output_bytes[i];
-        if (i == 0 && in_place && input_count) /* input 0's buffer, holding its data */
-            continue;
         STEP("dmlDeviceCreateBuffer(output)", dmlDeviceCreateBuffer(d->device, out_total[i], &out_buf[i]));
+        if (i == 0 && prefill && input_count) /* what the operator does not write keeps input 0's data */
+            STEP("dmlCommandQueueWriteBuffer(output)",
+                 dmlCommandQueueWriteBuffer(d->queue, out_buf[0], 0, inputs[0], input_bytes[0]));
     }
     if (ep.PersistentResourceSize)
         STEP("dmlDeviceCreateBuffer(persistent)",
@@ -179,7 +180,7 @@ DML_RESULT conf_run_aliased(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
     }
     STEP("dmlBindingTableBindInputs", dmlBindingTableBindInputs(table, input_count, bd));
     for (uint32_t i = 0; i < output_count; ++i)
-        bd[MAX_IN + i] = out_buf[i] ? buffer_binding(&bb[MAX_IN + i], out_buf[i], out_total[i]) : bd[0];
+        bd[MAX_IN + i] = buffer_binding(&bb[MAX_IN + i], out_buf[i], out_total[i]);
     STEP("dmlBindingTableBindOutputs", dmlBindingTableBindOutputs(table, output_count, &bd[MAX_IN]));
     if (persistent) {
         bd[0] = buffer_binding(&bb[0], persistent, ep.PersistentResourceSize);
@@ -192,8 +193,7 @@ DML_RESULT conf_run_aliased(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
     STEP("RecordDispatch", dmlCommandRecorderRecordDispatch(d->recorder, d->queue, compiled, table));
     for (uint32_t i = 0; i < output_count; ++i)
         STEP("dmlCommandQueueReadBuffer",
-             dmlCommandQueueReadBuffer(d->queue, out_buf[i] ? out_buf[i] : in_buf[0], 0, outputs[i],
-                                       output_bytes[i]));
+             dmlCommandQueueReadBuffer(d->queue, out_buf[i], 0, outputs[i], output_bytes[i]));
 done:
     dmlRelease(table);
     dmlRelease(init_table);
@@ -468,6 +468,6 @@ DML_RESULT conf_indexed(conf_device* d, const otd_indexed* m, const void* const*
     }
     uint64_t out_total = b[m->input_count].TotalTensorSizeInBytes;
     uint64_t out_bytes = m->output.elements * conf_elem_size(m->output.type);
-    return conf_run_aliased(d, &od, m->input_count, inputs, bytes, totals, 1, &out_total, &output, &out_bytes,
-                            m->in_place);
+    return conf_run_prefilled(d, &od, m->input_count, inputs, bytes, totals, 1, &out_total, &output, &out_bytes,
+                            m->prefill_output);
 }

@@ -965,7 +965,7 @@ int otd_map_scatter_elements(uint32_t r, const int64_t* data_dims, uint32_t q, c
     if (view && ((rc = sub_view(op, r, a, index_dims, &out->inputs[0], err, errlen)) != OTD_OK ||
                  (rc = sub_view(op, r, a, index_dims, &out->output, err, errlen)) != OTD_OK))
         return rc;
-    out->in_place = view;
+    out->prefill_output = view;
     out->axis = a;
     return indexed_finish(op, out, err, errlen);
 }

@@ -120,8 +120,10 @@
  *       BatchDimensionCount = batch_dims.
  *   ScatterElements(data, indices, updates; axis, reduction "none")
  *       -> DML_SCATTER_ELEMENTS; indices smaller than the data: the input and
- *       the output are one buffer (holding the data) described as the
- *       sub-view above, which the runtime runs in place.
+ *       the output are both described as the sub-view above, and the output
+ *       buffer holds a copy of the data first (the elements outside the
+ *       sub-view; the runtime refuses an output bound over its input, so
+ *       the copy is the host's).
  *   ScatterND(data, indices, updates; reduction "none")  -> DML_SCATTER_ND.
  *       Other reductions (add, mul, max, min) have no DirectML operator here:
  *       OTD_UNREPRESENTABLE.
@@ -312,7 +314,7 @@ typedef struct otd_indexed {
     uint32_t input_count;                           /* DML inputs, in the desc's order */
     otd_indexed_tensor inputs[OTD_INDEXED_INPUTS];
     otd_indexed_tensor output;
-    int in_place;         /* SCATTER_ELEMENTS on a sub-view: input 0 and the output share one buffer */
+    int prefill_output;   /* SCATTER_ELEMENTS on a sub-view: the output buffer first holds the data */
     int convert_indices;  /* ONE_HOT: the host converts ONNX's indices to INT64 first */
     uint32_t onnx_rank;   /* the ONNX output's rank (0: a scalar) and dims */
     int64_t onnx_dims[DML_TENSOR_DIMENSION_COUNT_MAX1];

@@ -490,14 +490,14 @@ START_TEST(scatter_desc)
     const int64_t data[2] = { 3, 4 }, idx[2] = { 2, 5 }, same[2] = { 3, 2 };
     ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, same, 2, same, 1, NULL, TP_FLOAT, TP_INT64, TP_FLOAT, &m,
                                               err, sizeof err), OTD_OK);
-    ck_assert(!m.in_place);
+    ck_assert(!m.prefill_output);
     ck_assert_uint_eq(m.input_count, 3);
     sizes_are(&m.output, 2, (const uint32_t[]){ 3, 4 });
-    /* Indices smaller than the data: input and output are one sub-view, in place. */
+    /* Indices smaller than the data: input and output are one sub-view over a prefilled output. */
     const int64_t small[2] = { 2, 2 };
     ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, small, 2, small, 1, "none", TP_FLOAT, TP_INT64, TP_FLOAT,
                                               &m, err, sizeof err), OTD_OK);
-    ck_assert(m.in_place);
+    ck_assert(m.prefill_output);
     sizes_are(&m.inputs[0], 2, (const uint32_t[]){ 2, 4 });
     sizes_are(&m.output, 2, (const uint32_t[]){ 2, 4 });
     ck_assert_uint_eq(m.output.strides[0], 4);
