@@ -21,6 +21,7 @@ typedef struct wdim {
     int64_t in, out, len;
     bool is_axis;
     int64_t digit[DML_PLAN_MAX_RANK];
+    int32_t index_k; /* an INDEXED consumer's index component k as a dimension (its values' range); else -1 */
 } wdim;
 
 /* The producer's output as a mixed-radix number: digit i has place value
@@ -136,8 +137,8 @@ static bool walk(const layout* l, int64_t start, const int64_t* base, wdim* w, u
     uint64_t run = run_length(l->p, base, d->digit);
     if (run >= d->range)
         return true;
-    if (d->is_axis || d->size % run || *n == WORK_RANK)
-        return false;
+    if (d->is_axis || d->index_k >= 0 || d->size % run || *n == WORK_RANK)
+        return false; /* an index component is one stride: it may not carry */
     wdim outer = *d;
     outer.size = outer.range = d->size / run;
     if (__builtin_mul_overflow(d->in, (int64_t)run, &outer.in) ||
@@ -204,10 +205,14 @@ static uint32_t input_element_size(const dml_plan* plan)
 
 /* Which kinds compose: gathers and reversals with each other (not two
  * reversals), a cast with a plain gather on either side (the result
- * converts each element once, as the cast alone did), and a gather reading
- * a fill (a fill at the positions the gather reads). */
+ * converts each element once, as the cast alone did), a gather reading
+ * a fill (a fill at the positions the gather reads), and an indexed gather
+ * with a plain gather on either side. */
 static bool kinds_compose(const dml_plan* q, const dml_plan* p)
 {
+    if (q->kind == DML_PLAN_INDEXED || p->kind == DML_PLAN_INDEXED)
+        return (q->kind == DML_PLAN_INDEXED && p->kind == DML_PLAN_GATHER) ||
+            (q->kind == DML_PLAN_GATHER && p->kind == DML_PLAN_INDEXED);
     bool q_plain = q->kind == DML_PLAN_GATHER || q->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     bool p_plain = p->kind == DML_PLAN_GATHER || p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     if (q_plain && p_plain)
@@ -236,8 +241,14 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     for (uint32_t j = 0; j < n; ++j) {
         bool is_axis = q_reverses && (int32_t)j == q->axis;
         w[j] = (wdim){ q->sizes[j], is_axis ? q->axis_size : q->sizes[j], q->in_strides[j], q->out_strides[j],
-            q->len_strides[j], is_axis, { 0 } };
+            q->len_strides[j], is_axis, { 0 }, -1 };
     }
+    /* An indexed consumer's index components read positions 0 ..
+     * index_sizes[k] - 1 (after the clamp) at stride index_strides[k]: walked
+     * as dimensions of that range, each must map to one stride of P's input. */
+    const bool q_indexed = q->kind == DML_PLAN_INDEXED, p_indexed = p->kind == DML_PLAN_INDEXED;
+    for (uint32_t k = 0; q_indexed && k < q->index_count; ++k)
+        w[n++] = (wdim){ q->index_sizes[k], q->index_sizes[k], q->index_strides[k], 0, 0, false, { 0 }, (int32_t)k };
     /* Each dimension alone, split where it carries; then all of them together. */
     for (uint32_t j = 0; j < n; ++j)
         if (!walk(&l, start, base, w, &n, j))
@@ -266,7 +277,7 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
              * reading what the producer wrote there (position L - 1). */
             if (n == WORK_RANK)
                 return false;
-            w[n] = (wdim){ 1, 1, 0, 0, 0, false, { 0 } };
+            w[n] = (wdim){ 1, 1, 0, 0, 0, false, { 0 }, -1 };
             w[n].digit[a] = 1;
             p_axis_dim = (int32_t)n++;
         }
@@ -303,27 +314,47 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         r.lengths_element_size = q->lengths_element_size;
         r.len_offset = q->len_offset;
     }
+    const dml_plan* indexed = p_indexed ? p : q_indexed ? q : NULL;
+    if (indexed) { /* the index read and its bounds; strides below */
+        r.kind = DML_PLAN_INDEXED;
+        r.lengths_element_size = indexed->lengths_element_size;
+        r.index_signed = indexed->index_signed;
+        r.index_count = indexed->index_count;
+        r.index_step = indexed->index_step;
+        memcpy(r.index_sizes, indexed->index_sizes, sizeof r.index_sizes);
+        memcpy(r.index_strides, indexed->index_strides, sizeof r.index_strides);
+        r.len_offset = indexed->len_offset;
+    }
+    /* P's lengths (a reversal's, an indexed gather's) are read at P's coordinates. */
+    const bool p_lengths = p_reverses || p_indexed;
     for (uint32_t i = 0; i < p->rank; ++i) {
         if (!mul_add(&r.in_offset, base[i], p->in_strides[i]))
             return false;
-        if (p_reverses && i != (uint32_t)p->axis && !mul_add(&r.len_offset, base[i], p->len_strides[i]))
+        if (p_lengths && (int32_t)i != p->axis && !mul_add(&r.len_offset, base[i], p->len_strides[i]))
             return false;
     }
     rdim d[WORK_RANK];
+    uint32_t m = 0;
     for (uint32_t j = 0; j < n; ++j) {
-        d[j] = (rdim){ w[j].size, 0, w[j].out, 0, w[j].is_axis || (int32_t)j == p_axis_dim };
+        int64_t in = 0, len = 0;
         for (uint32_t i = 0; i < p->rank; ++i) {
-            if (!mul_add(&d[j].in, w[j].digit[i], p->in_strides[i]))
+            if (!mul_add(&in, w[j].digit[i], p->in_strides[i]))
                 return false;
-            if (p_reverses && i != (uint32_t)p->axis && !mul_add(&d[j].len, w[j].digit[i], p->len_strides[i]))
+            if (p_lengths && (int32_t)i != p->axis && !mul_add(&len, w[j].digit[i], p->len_strides[i]))
                 return false;
         }
-        if (q_reverses)
-            d[j].len = w[j].len;
-        if (d[j].is_axis && p_reverses)
-            d[j].len = 0;
+        if (w[j].index_k >= 0) { /* Q's index component: its stride in P's input */
+            r.index_strides[w[j].index_k] = in;
+            continue;
+        }
+        d[m] = (rdim){ w[j].size, in, w[j].out, len, w[j].is_axis || (int32_t)j == p_axis_dim };
+        if (q_reverses || q_indexed)
+            d[m].len = w[j].len;
+        if (d[m].is_axis && p_reverses)
+            d[m].len = 0;
+        ++m;
     }
-    n = squeeze(d, n);
+    n = squeeze(d, m);
     if (n > DML_PLAN_MAX_RANK)
         return false;
     r.rank = n;
@@ -337,6 +368,7 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     }
     dml_plan_normalize(&r);
     *result = r;
-    *lengths_from = p_reverses ? DML_LENGTHS_PRODUCER : q_reverses ? DML_LENGTHS_CONSUMER : DML_LENGTHS_NONE;
+    *lengths_from = p_lengths ? DML_LENGTHS_PRODUCER : q_reverses || q_indexed ? DML_LENGTHS_CONSUMER
+                                                                                : DML_LENGTHS_NONE;
     return true;
 }

@@ -41,6 +41,15 @@
  * position 0 of P's axis composes too: the result reverses an axis of size 1
  * (it reads position L - 1) with P's clamp.
  *
+ * An indexed gather (DML_PLAN_INDEXED) composes with a plain gather on
+ * either side. As the producer, its index terms are kept and the indices
+ * are read at its coordinates of what Q reads (as a producer's reversal
+ * lengths are). As the consumer, each index component k is walked as one
+ * more dimension of Q (range index_sizes[k], stride index_strides[k]): it
+ * must map to a single stride of P's input over its whole range (it may not
+ * carry), which becomes the result's index_strides[k]; Q's indices stay
+ * Q's. Two indexed gathers, or one with any other kind, do not compose.
+ *
  * A CAST composes with a plain gather on either side: the result is a CAST
  * (its types and element sizes) over the composed positions, each element
  * still converted once. The intermediate's element size is P's output's and

@@ -1,7 +1,7 @@
 /*
  * Plan composition (core/plan_compose.c) against a naive reference: random
  * producer and consumer operators (IDENTITY with permuted layouts, SLICE1,
- * REVERSE_SUBSEQUENCES), the consumer reading the producer's output through
+ * REVERSE_SUBSEQUENCES, GATHER_ELEMENTS with hostile indices), the consumer reading the producer's output through
  * a random view of the same elements (a reshape, a transpose, a window).
  * The reference interprets plan.h's semantics element by element: it runs the
  * producer into an intermediate (unwritten positions hold a sentinel), then
@@ -102,7 +102,7 @@ typedef struct op_case {
     uint32_t offsets[8], window[8];
     int32_t strides[8];
     DML_OPERATOR_TYPE type;
-    uint32_t axis; /* REVERSE_SUBSEQUENCES */
+    uint32_t axis; /* REVERSE_SUBSEQUENCES, GATHER_ELEMENTS */
     dml_plan plan;
 } op_case;
 
@@ -114,11 +114,14 @@ static void make_op(op_case* c, const tensor_spec* in, int output_padding, int k
     c->in.desc.Desc = &c->in.buffer;
     uint32_t rank = in->buffer.DimensionCount, out_sizes[8], out_strides[8];
     memcpy(out_sizes, in->sizes, sizeof out_sizes);
-    if (kind < 0)
-        kind = (int)rnd(3);
+    if (kind < 0) {
+        kind = (int)rnd(4);
+        kind = kind == 3 ? 4 : kind;
+    }
     DML_SLICE1_OPERATOR_DESC s1;
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs;
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge;
     DML_OPERATOR_DESC od;
     if (kind == 1 || kind == 3)
         for (uint32_t i = 0; i < rank; ++i) {
@@ -136,6 +139,13 @@ static void make_op(op_case* c, const tensor_spec* in, int output_padding, int k
     } else if (kind == 1 || kind == 3) {
         s1 = (DML_SLICE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, rank, c->offsets, c->window, c->strides };
         od = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &s1 };
+    } else if (kind == 4) {
+        static const DML_TENSOR_DATA_TYPE index_types[] = { DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64,
+            DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT64 };
+        c->axis = rnd(rank);
+        make_tensor(&c->len, rank, in->sizes, NULL, index_types[rnd(4)]);
+        ge = (DML_GATHER_ELEMENTS_OPERATOR_DESC){ &c->in.desc, &c->len.desc, &c->out.desc, c->axis };
+        od = (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER_ELEMENTS, &ge };
     } else {
         uint32_t axis = c->axis = rnd(rank), len_sizes[8];
         memcpy(len_sizes, in->sizes, sizeof len_sizes);
@@ -166,6 +176,28 @@ static uint64_t read_len(const dml_plan* p, const void* lengths, uint64_t count,
     return v < p->axis_size ? v : p->axis_size;
 }
 
+/* An indexed gather's component k at `index`, by plan.h's rule written out
+ * here: negatives (signed types) count from the end once, then clamped. */
+static uint64_t read_index(const dml_plan* p, const void* indices, uint64_t count, int64_t index, uint32_t k)
+{
+    uint64_t element_count = count * 8 / p->lengths_element_size;
+    if (index < 0 || (uint64_t)index >= element_count)
+        ck_abort_msg("index element %lld outside [0, %llu)", (long long)index, (unsigned long long)element_count);
+    int64_t n = (int64_t)p->index_sizes[k], v;
+    if (p->lengths_element_size == 8) {
+        uint64_t u = ((const uint64_t*)indices)[index];
+        if (!p->index_signed && u >= (uint64_t)n)
+            return (uint64_t)n - 1;
+        v = (int64_t)u;
+    } else {
+        uint32_t u = ((const uint32_t*)indices)[index];
+        v = p->index_signed ? (int64_t)(int32_t)u : (int64_t)u;
+    }
+    if (v < 0 && v >= -n)
+        v += n;
+    return v < 0 ? 0 : v >= n ? (uint64_t)n - 1 : (uint64_t)v;
+}
+
 static void interpret(const dml_plan* p, span in, const void* lengths, uint64_t lengths_count, uint64_t* out,
     uint64_t out_count)
 {
@@ -188,6 +220,9 @@ static void interpret(const dml_plan* p, span in, const void* lengths, uint64_t 
             }
             src += (int64_t)coordinate * p->in_strides[i];
         }
+        for (uint32_t k = 0; p->kind == DML_PLAN_INDEXED && k < p->index_count; ++k)
+            src += (int64_t)read_index(p, lengths, lengths_count, len + (int64_t)k * p->index_step, k) *
+                p->index_strides[k];
         if (src < 0 || (uint64_t)src >= in.count)
             ck_abort_msg("read %lld outside [0, %llu)", (long long)src, (unsigned long long)in.count);
         if (dst < 0 || (uint64_t)dst >= out_count)
@@ -196,10 +231,36 @@ static void interpret(const dml_plan* p, span in, const void* lengths, uint64_t 
     }
 }
 
+/* Random indices for GATHER_ELEMENTS, hostile ones among them; *count in
+ * 8-byte units. */
+static void* random_indices(const op_case* op, uint64_t* count)
+{
+    const tensor_spec* len = &op->len;
+    DML_TENSOR_DATA_TYPE type = len->buffer.DataType;
+    bool wide = type == DML_TENSOR_DATA_TYPE_INT64 || type == DML_TENSOR_DATA_TYPE_UINT64;
+    bool is_signed = type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+    uint64_t elements_count = len->buffer.TotalTensorSizeInBytes / (wide ? 8 : 4);
+    *count = (elements_count * (wide ? 8 : 4) + 7) / 8;
+    uint64_t* v = calloc(*count, 8);
+    int64_t n = op->in.sizes[op->axis];
+    static const uint64_t hostile[] = { 0x8000000000000000ull, UINT64_MAX, 0x7fffffffffffffffull, 0x100000000ull,
+        0xffffffffull, 0x80000000ull };
+    for (uint64_t i = 0; i < elements_count; ++i) {
+        uint64_t x = rnd(8) == 0 ? hostile[rnd(6)] : (uint64_t)((int64_t)rnd((uint32_t)(2 * n + 4)) - (is_signed ? n + 2 : 0));
+        if (wide)
+            v[i] = x;
+        else
+            ((uint32_t*)v)[i] = (uint32_t)x;
+    }
+    return v;
+}
+
 /* Random lengths for an operator (one entry when it reads none). */
 static void* random_lengths(const op_case* op, uint64_t* count)
 {
     const tensor_spec* len = &op->len;
+    if (op->type == DML_OPERATOR_GATHER_ELEMENTS)
+        return random_indices(op, count);
     bool reverses = op->type == DML_OPERATOR_REVERSE_SUBSEQUENCES;
     bool wide = reverses && len->buffer.DataType == DML_TENSOR_DATA_TYPE_UINT64;
     *count = reverses ? len->buffer.TotalTensorSizeInBytes / (wide ? 8 : 4) : 1;
@@ -257,7 +318,8 @@ static int run_pair(const pair* c, dml_plan* composed_out)
         const void* len = from == DML_LENGTHS_PRODUCER ? p_len : q_len;
         uint64_t len_count = from == DML_LENGTHS_PRODUCER ? p_len_count : q_len_count;
         ck_assert(from != DML_LENGTHS_NONE || composed.kind == DML_PLAN_GATHER);
-        ck_assert(from == DML_LENGTHS_NONE || composed.kind == DML_PLAN_REVERSE_SUBSEQUENCES);
+        ck_assert(from == DML_LENGTHS_NONE || composed.kind == DML_PLAN_REVERSE_SUBSEQUENCES ||
+            composed.kind == DML_PLAN_INDEXED);
         ck_assert_uint_ge(composed.rank, 1);
         ck_assert_uint_le(composed.rank, DML_PLAN_MAX_RANK);
         ck_assert_uint_eq(composed.element_count, c->q_plan->element_count);
@@ -529,7 +591,13 @@ static void build_op(op_case* c, int kind, uint32_t rank, const uint32_t* sizes,
     DML_SLICE1_OPERATOR_DESC s1 = { &c->in.desc, &c->out.desc, rank, c->offsets, c->window, c->strides };
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id = { &c->in.desc, &c->out.desc, NULL };
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC rs;
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge;
     DML_OPERATOR_DESC od = { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id };
+    if (kind == 4) { /* GATHER_ELEMENTS along axis, INT32 indices of the input's sizes */
+        make_tensor(&c->len, rank, sizes, NULL, DML_TENSOR_DATA_TYPE_INT32);
+        ge = (DML_GATHER_ELEMENTS_OPERATOR_DESC){ &c->in.desc, &c->len.desc, &c->out.desc, axis };
+        od = (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER_ELEMENTS, &ge };
+    }
     if (kind == 1)
         od = (DML_OPERATOR_DESC){ DML_OPERATOR_SLICE1, &s1 };
     if (kind == 2) {
@@ -546,7 +614,7 @@ static void build_op(op_case* c, int kind, uint32_t rank, const uint32_t* sizes,
     ck_assert_msg(r == DML_S_OK, "op rejected: %s", dml_error_last());
 }
 
-/* Runs p then q both ways (many random lengths when either reverses) and
+/* Runs p then q both ways (many random lengths or indices when either reads them) and
  * checks whether they composed as expected; returns the composed plan. */
 static dml_plan chain_at(const op_case* p, const op_case* q, int expect, int line)
 {
@@ -843,6 +911,37 @@ END_TEST
 /* A CAST composes with a plain gather on either side into one CAST whose
  * types are the cast's; two casts, or a cast whose input element size is
  * not what the producer wrote, do not. */
+/* An indexed gather composes with a plain gather on either side when each
+ * index component stays one stride of the other's input; never two indexed
+ * gathers, nor an index walking across the producer's rows. */
+START_TEST(indexed_gathers_compose_with_gathers)
+{
+    op_case* p = calloc(1, sizeof *p);
+    op_case* q = calloc(1, sizeof *q);
+    transpose_4x6(p); /* then GATHER_ELEMENTS along the transposed rows */
+    build_op(q, 4, 2, (const uint32_t[]){ 6, 4 }, NULL, NULL, NULL, NULL, 1);
+    ck_assert_int_eq(chain(p, q, 1).kind, DML_PLAN_INDEXED);
+    build_op(q, 4, 2, (const uint32_t[]){ 6, 4 }, NULL, NULL, NULL, NULL, 0);
+    ck_assert_int_eq(chain(p, q, 1).kind, DML_PLAN_INDEXED);
+    /* GATHER_ELEMENTS, then a transpose of its output. */
+    build_op(p, 4, 2, (const uint32_t[]){ 4, 6 }, NULL, NULL, NULL, NULL, 0);
+    build_op(q, 0, 2, (const uint32_t[]){ 6, 4 }, (const uint32_t[]){ 1, 6 }, NULL, NULL, NULL, 0);
+    ck_assert_int_eq(chain(p, q, 1).kind, DML_PLAN_INDEXED);
+    /* ... then a reversed window of it, read flat. */
+    flat_slice(q, 24, 1, 23, -2);
+    ck_assert_int_eq(chain(p, q, 1).kind, DML_PLAN_INDEXED);
+    /* Two indexed gathers: materialised. */
+    build_op(q, 4, 2, (const uint32_t[]){ 4, 6 }, NULL, NULL, NULL, NULL, 1);
+    chain(p, q, 0);
+    /* An index over the transpose's 24 elements read flat carries across its rows. */
+    transpose_4x6(p);
+    build_op(q, 4, 1, (const uint32_t[]){ 24 }, NULL, NULL, NULL, NULL, 0);
+    chain(p, q, 0);
+    free(p);
+    free(q);
+}
+END_TEST
+
 START_TEST(casts_compose_with_gathers)
 {
     uint32_t sizes[2] = { 4, 6 }, t_sizes[2] = { 6, 4 }, t_strides[2] = { 1, 6 };
@@ -902,6 +1001,7 @@ static Suite* compose_suite(void)
     tcase_add_test(tc, transpose_slice_reverse_composes);
     tcase_add_test(tc, pad_plans_do_not_compose);
     tcase_add_test(tc, casts_compose_with_gathers);
+    tcase_add_test(tc, indexed_gathers_compose_with_gathers);
     tcase_add_test(tc, different_element_sizes_do_not_compose);
     suite_add_tcase(s, tc);
     return s;
