@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan at -O2, build tree
 # build-fuzz/), runs each for DML_FUZZ_SECONDS (default 60) starting from
-# tests/fuzz/corpus/, then replays the corpus. New inputs go to
+# tests/fuzz/corpus/, then replays the corpus. With one process per target
+# (the default) and a core per target, the targets run side by side. New inputs go to
 # build-fuzz/fuzz-new/ (not the repo); a crash leaves
 # build-fuzz/fuzz-artifacts/crash-* and fails the script: copy it into
 # tests/fuzz/corpus/ once fixed, as a regression input.
@@ -34,10 +35,12 @@ export DML_BACKEND= DML_PLUGIN_PATH=
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:verify_asan_link_order=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p "$build/fuzz-new" "$build/fuzz-artifacts"
-for target in fuzz_operators fuzz_graph; do
+# One target: fuzz it, then replay the corpus through it.
+fuzz_target() {
+  local target=$1
   printf '\n==== %s: %ss\n' "$target" "$seconds"
   # A fixed seed keeps CI reproducible; DML_FUZZ_SEED=0 lets libFuzzer pick one.
-  options=(-seed="${DML_FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048
+  local options=(-seed="${DML_FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=2048
     -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1)
   if [ "$fuzz_jobs" -gt 1 ]; then
     # Independent processes sharing build-fuzz/fuzz-new/ (each reloads the
@@ -45,18 +48,40 @@ for target in fuzz_operators fuzz_graph; do
     rm -rf "$build/fuzz-logs" && mkdir -p "$build/fuzz-logs"
     (cd "$build/fuzz-logs" && "$build/tests/$target" -jobs="$fuzz_jobs" -workers="$fuzz_jobs" "${options[@]}" \
       "$build/fuzz-new" "$root/tests/fuzz/corpus" >/dev/null 2>&1) || true
-    status=0
+    local status=0 log
     for log in "$build"/fuzz-logs/fuzz-*.log; do
       printf -- '-- %s\n' "$log"
       grep -E '^(stat::|Done |==[0-9]+==ERROR|SUMMARY|fuzz_operators \[)' "$log" || true
       grep -q '^Done ' "$log" || status=1
     done
-    [ "$status" -eq 0 ] || exit 1
+    [ "$status" -eq 0 ] || return 1
   else
     "$build/tests/$target" "${options[@]}" "$build/fuzz-new" "$root/tests/fuzz/corpus" 2>&1 |
-      grep -v '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' || exit 1
+      grep -v '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' || return 1
   fi
   printf '\n==== %s: replaying the corpus\n' "$target"
   "$build/tests/$target" -runs=0 "$root/tests/fuzz/corpus"
-done
+}
+targets=(fuzz_operators fuzz_graph)
+if [ "$fuzz_jobs" -eq 1 ] && [ "$jobs" -ge "${#targets[@]}" ]; then
+  # Each target is one process on one core: on a machine with a core per
+  # target they fuzz side by side, each for the full time (half CI's wall
+  # time, same executions), their output printed in turn.
+  mkdir -p "$build/fuzz-out"
+  pids=()
+  for target in "${targets[@]}"; do
+    fuzz_target "$target" >"$build/fuzz-out/$target.log" 2>&1 &
+    pids+=($!)
+  done
+  status=0
+  for i in "${!targets[@]}"; do
+    wait "${pids[$i]}" || status=1
+    cat "$build/fuzz-out/${targets[$i]}.log"
+  done
+  [ "$status" -eq 0 ] || exit 1
+else
+  for target in "${targets[@]}"; do
+    fuzz_target "$target" || exit 1
+  done
+fi
 CK_DEFAULT_TIMEOUT=300 "$build/tests/test_fuzz_replay"

@@ -111,14 +111,22 @@ static bool intersect(const dml_binding* a, const dml_binding* b)
 }
 
 /* Outputs may intersect no input, no persistent resource read at execution,
- * and no other output. */
+ * and no other output; except that output 0 may be bound to exactly input
+ * in_place's range (dml_compiled.in_place_input; -1: none). */
 static DML_RESULT check_overlap(const context* c, const dml_binding* inputs, uint32_t input_count,
-    const dml_binding* persistent, const dml_binding* outputs, uint32_t output_count)
+    const dml_binding* persistent, const dml_binding* outputs, uint32_t output_count, int32_t in_place)
 {
     for (uint32_t o = 0; o < output_count; ++o) {
-        for (uint32_t i = 0; i < input_count; ++i)
+        for (uint32_t i = 0; i < input_count; ++i) {
+            bool same_range = outputs[o].buffer && inputs[i].buffer &&
+                dml_binding_pointer(&outputs[o]) == dml_binding_pointer(&inputs[i]) &&
+                outputs[o].size == inputs[i].size;
+            if (o == 0 && (int32_t)i == in_place && same_range)
+                continue;
             if (intersect(&outputs[o], &inputs[i]))
-                return fail(c, DML_E_INVALIDARG, "output %u's range intersects input %u's range", o, i);
+                return fail(c, DML_E_INVALIDARG, "output %u's range intersects input %u's range%s", o, i,
+                    o == 0 && (int32_t)i == in_place ? " (in place, the two ranges must be the same)" : "");
+        }
         if (persistent && intersect(&outputs[o], persistent))
             return fail(c, DML_E_INVALIDARG, "output %u's range intersects the persistent resource", o);
         for (uint32_t p = 0; p < o; ++p)
@@ -304,8 +312,9 @@ static DML_RESULT bind(DMLBindingTable handle, uint32_t count, const DML_BINDING
         r = parse_operator_inputs(&c, bindings, fresh);
     if (r >= 0) {
         const dml_binding* persistent = is_initializer(table) ? NULL : &table->persistent;
-        r = outputs ? check_overlap(&c, table->inputs, table->input_count, persistent, fresh, slots)
-                    : check_overlap(&c, fresh, slots, NULL, table->outputs, table->output_count);
+        int32_t in_place = is_initializer(table) ? -1 : compiled_of(table)->in_place_input;
+        r = outputs ? check_overlap(&c, table->inputs, table->input_count, persistent, fresh, slots, in_place)
+                    : check_overlap(&c, fresh, slots, NULL, table->outputs, table->output_count, in_place);
         if (r >= 0 && !is_initializer(table))
             r = outputs ? check_temporary(&c, &table->temporary, NULL, 0, NULL, fresh, slots)
                         : check_temporary(&c, &table->temporary, fresh, slots, NULL, NULL, 0);
@@ -350,7 +359,7 @@ static DML_RESULT bind_resource(DMLBindingTable handle, const DML_BINDING_DESC* 
         slot s = { size, persistent ? DML_PERSISTENT_BUFFER_ALIGNMENT : DML_TEMPORARY_BUFFER_ALIGNMENT, false };
         if ((r = check_buffer(&c, "binding", (const DML_BUFFER_BINDING*)binding->Desc, s, &fresh)) < 0)
             return r;
-        if (persistent && (r = check_overlap(&c, NULL, 0, &fresh, table->outputs, table->output_count)) >= 0)
+        if (persistent && (r = check_overlap(&c, NULL, 0, &fresh, table->outputs, table->output_count, -1)) >= 0)
             r = check_temporary(&c, &table->temporary, NULL, 0, &fresh, NULL, 0);
         else if (!persistent)
             r = check_temporary(&c, &fresh, table->inputs, table->input_count, &table->persistent, table->outputs,

@@ -550,6 +550,27 @@ static uint64_t emit_steps(const compiler* c, dml_step* step)
     return count;
 }
 
+/* Whether two tensors have one layout: the same bytes at the same places. */
+static bool same_layout(const dml_tensor* a, const dml_tensor* b)
+{
+    if (a->data_type != b->data_type || a->rank != b->rank)
+        return false;
+    for (uint32_t i = 0; i < a->rank; ++i)
+        if (a->sizes[i] != b->sizes[i] || a->strides[i] != b->strides[i])
+            return false;
+    return true;
+}
+
+/* dml_compiled.in_place_input: a single operator that updates its input in
+ * place, input 0 (not owned by the runtime) laid out as output 0. */
+static int32_t in_place_input(const compiler* c, const dml_compiled* compiled)
+{
+    if (!c->single || !c->single->op->entry->in_place || compiled->input_count == 0 ||
+        compiled->output_count == 0 || (compiled->inputs[0].flags & DML_TENSOR_FLAG_OWNED_BY_DML))
+        return -1;
+    return same_layout(&compiled->inputs[0], &compiled->outputs[0]) ? 0 : -1;
+}
+
 /* One block: steps, inputs, outputs, owned offsets. */
 static DML_RESULT build(compiler* c, dml_compiled* compiled)
 {
@@ -582,6 +603,7 @@ static DML_RESULT build(compiler* c, dml_compiled* compiled)
     compiled->steps = step;
     compiled->step_count = (uint32_t)steps;
     compiled->temporary_size = c->temporary_size;
+    compiled->in_place_input = in_place_input(c, compiled);
     return DML_S_OK;
 }
 

@@ -104,6 +104,10 @@ typedef struct dml_compiled {
     dml_step* steps;
     uint64_t persistent_size;
     uint64_t temporary_size;
+    /* The input output 0 may be bound to exactly (same buffer range): a
+     * compiled scatter whose input and output tensors have one layout
+     * updates in place (dml_op_entry.in_place); -1: none. */
+    int32_t in_place_input;
     void* block; /* the arrays above, one allocation */
 } dml_compiled;
 

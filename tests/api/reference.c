@@ -614,3 +614,227 @@ void ref_fill(const ref_view* output, uint32_t data_type, uint64_t start, uint64
         ++k;
     } while (ref_next(output, c));
 }
+
+/* ---- data-dependent operators -------------------------------------------- */
+
+/* The index element at coord, as a mathematical integer. */
+__extension__ typedef __int128 ref_i128;
+
+static ref_i128 ref_index_value(const ref_view* indices, const uint64_t* coord, int idx_signed)
+{
+    const uint8_t* p = indices->base + ref_offset(indices, coord);
+    if (indices->elem_size == 4) {
+        uint32_t u;
+        memcpy(&u, p, 4);
+        return idx_signed ? (ref_i128)(int32_t)u : (ref_i128)u;
+    }
+    if (indices->elem_size != 8)
+        ref_fail("index element size");
+    uint64_t u;
+    memcpy(&u, p, 8);
+    return idx_signed ? (ref_i128)(int64_t)u : (ref_i128)u;
+}
+
+/* The value with the negative rule applied once: may still be outside [0, n). */
+static ref_i128 ref_index_from_end(ref_i128 v, uint64_t n)
+{
+    return v < 0 ? v + (ref_i128)n : v;
+}
+
+int ref_index_position(const ref_view* indices, const uint64_t* coord, int idx_signed, uint64_t n, uint64_t* pos)
+{
+    ref_i128 p = ref_index_from_end(ref_index_value(indices, coord, idx_signed), n);
+    if (p < 0 || p >= (ref_i128)n)
+        return 0;
+    *pos = (uint64_t)p;
+    return 1;
+}
+
+/* A gather's position: out-of-range values clamped to the nearer end. */
+static uint64_t ref_index_clamped(const ref_view* indices, const uint64_t* coord, int idx_signed, uint64_t n)
+{
+    ref_i128 p = ref_index_from_end(ref_index_value(indices, coord, idx_signed), n);
+    return p < 0 ? 0 : p >= (ref_i128)n ? n - 1 : (uint64_t)p;
+}
+
+/* The coordinates of a meaningful shape of `count` dimensions right-aligned
+ * against a tensor coordinate c of `rank` dimensions: e[i] = c[i + rank -
+ * count], 0 where that falls before c. */
+static void ref_align(const uint64_t* c, uint32_t rank, uint32_t count, uint64_t* e)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        int64_t j = (int64_t)i + (int64_t)rank - (int64_t)count;
+        e[i] = j >= 0 ? c[j] : 0;
+    }
+}
+
+void ref_gather(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t axis,
+                uint32_t index_dims, int idx_signed)
+{
+    const uint32_t R = input->rank, M = R - 1 + index_dims;
+    if (axis >= R || index_dims > R || indices->rank != R || output->rank != R)
+        ref_fail("gather arguments");
+    uint64_t c[REF_MAX_RANK] = { 0 }, e[2 * REF_MAX_RANK], ic[REF_MAX_RANK], xc[REF_MAX_RANK];
+    do {
+        ref_align(c, R, M, e);
+        memset(xc, 0, sizeof xc);
+        for (uint32_t k = 0; k < index_dims; ++k)
+            xc[R - index_dims + k] = e[axis + k];
+        for (uint32_t j = 0; j < R; ++j)
+            ic[j] = j < axis ? e[j] : j > axis ? e[j + index_dims - 1] : 0;
+        ic[axis] = ref_index_clamped(indices, xc, idx_signed, input->sizes[axis]);
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_gather_elements(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t axis,
+                         int idx_signed)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 }, ic[REF_MAX_RANK];
+    if (axis >= input->rank)
+        ref_fail("gather_elements axis");
+    do {
+        memcpy(ic, c, sizeof ic);
+        ic[axis] = ref_index_clamped(indices, c, idx_signed, input->sizes[axis]);
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+/* GATHER_ND's and SCATTER_ND's shared geometry. */
+typedef struct ref_nd {
+    uint32_t R, data_first, idx_first, batch, q, M;
+} ref_nd;
+
+static ref_nd ref_nd_geometry(const ref_view* data, const ref_view* indices, uint32_t data_dims,
+                              uint32_t indices_dims, uint32_t batch)
+{
+    ref_nd g;
+    g.R = data->rank;
+    if (indices->rank != g.R || data_dims < 1 || data_dims > g.R || indices_dims < 1 || indices_dims > g.R)
+        ref_fail("nd arguments");
+    g.data_first = g.R - data_dims;
+    g.idx_first = g.R - indices_dims;
+    g.batch = batch;
+    g.q = indices->sizes[g.R - 1];
+    if (batch + g.q > data_dims || batch >= indices_dims)
+        ref_fail("nd tuple");
+    g.M = (indices_dims - 1) + (data_dims - batch - g.q);
+    return g;
+}
+
+/* For meaningful coordinate e: the data coordinate it addresses (0 when a
+ * tuple component is out of range and clamp is 0: returns 0). */
+static int ref_nd_address(const ref_nd* g, const ref_view* data, const ref_view* indices, const uint64_t* e,
+                          int idx_signed, int clamp, uint64_t* dc)
+{
+    uint64_t xc[REF_MAX_RANK] = { 0 };
+    memset(dc, 0, REF_MAX_RANK * sizeof *dc);
+    const uint32_t lead = g->R - 1 - g->idx_first; /* meaningful index dimensions but the tuple's */
+    for (uint32_t j = 0; j < lead; ++j)
+        xc[g->idx_first + j] = e[j];
+    for (uint32_t b = 0; b < g->batch; ++b)
+        dc[g->data_first + b] = e[b];
+    for (uint32_t k = 0; k < g->q; ++k) {
+        xc[g->R - 1] = k;
+        const uint32_t d = g->data_first + g->batch + k;
+        if (clamp)
+            dc[d] = ref_index_clamped(indices, xc, idx_signed, data->sizes[d]);
+        else if (!ref_index_position(indices, xc, idx_signed, data->sizes[d], &dc[d]))
+            return 0;
+    }
+    for (uint32_t d = g->data_first + g->batch + g->q; d < g->R; ++d)
+        dc[d] = e[lead + (d - (g->data_first + g->batch + g->q))];
+    return 1;
+}
+
+void ref_gather_nd(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t input_dims,
+                   uint32_t indices_dims, uint32_t batch_dims, int idx_signed)
+{
+    const ref_nd g = ref_nd_geometry(input, indices, input_dims, indices_dims, batch_dims);
+    uint64_t c[REF_MAX_RANK] = { 0 }, e[2 * REF_MAX_RANK], ic[REF_MAX_RANK];
+    do {
+        ref_align(c, g.R, g.M, e);
+        ref_nd_address(&g, input, indices, e, idx_signed, 1, ic);
+        ref_copy(input, ic, output, c);
+    } while (ref_next(output, c));
+}
+
+/* output = input, element by element. */
+static void ref_copy_all(const ref_view* input, const ref_view* output)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    do
+        ref_copy(input, c, output, c);
+    while (ref_next(output, c));
+}
+
+void ref_scatter_elements(const ref_view* input, const ref_view* indices, const ref_view* updates,
+                          const ref_view* output, uint32_t axis, int idx_signed, uint64_t* targets)
+{
+    if (axis >= output->rank)
+        ref_fail("scatter_elements axis");
+    ref_copy_all(input, output);
+    uint64_t c[REF_MAX_RANK] = { 0 }, oc[REF_MAX_RANK], n = 0;
+    do {
+        memcpy(oc, c, sizeof oc);
+        uint64_t target = UINT64_MAX;
+        if (ref_index_position(indices, c, idx_signed, output->sizes[axis], &oc[axis])) {
+            ref_copy(updates, c, output, oc);
+            target = ref_offset(output, oc);
+        }
+        if (targets)
+            targets[n] = target;
+        ++n;
+    } while (ref_next(updates, c));
+}
+
+void ref_scatter_nd(const ref_view* input, const ref_view* indices, const ref_view* updates,
+                    const ref_view* output, uint32_t input_dims, uint32_t indices_dims, int idx_signed,
+                    uint64_t* targets)
+{
+    const ref_nd g = ref_nd_geometry(output, indices, input_dims, indices_dims, 0);
+    ref_copy_all(input, output);
+    uint64_t c[REF_MAX_RANK] = { 0 }, e[2 * REF_MAX_RANK], oc[REF_MAX_RANK], n = 0;
+    do {
+        ref_align(c, g.R, g.M, e);
+        uint64_t target = UINT64_MAX;
+        if (ref_nd_address(&g, output, indices, e, idx_signed, 0, oc)) {
+            ref_copy(updates, c, output, oc);
+            target = ref_offset(output, oc);
+        }
+        if (targets)
+            targets[n] = target;
+        ++n;
+    } while (ref_next(updates, c));
+}
+
+void ref_one_hot(const ref_view* indices, const ref_view* values, const ref_view* output, uint32_t axis,
+                 int idx_signed)
+{
+    uint64_t off_c[REF_MAX_RANK] = { 0 }, on_c[REF_MAX_RANK] = { 0 };
+    int inner = -1;
+    for (uint32_t i = 0; i < values->rank; ++i)
+        if (values->sizes[i] > 1)
+            inner = (int)i;
+    if (inner < 0 || axis >= output->rank)
+        ref_fail("one_hot arguments");
+    on_c[inner] = 1;
+    uint64_t c[REF_MAX_RANK] = { 0 }, xc[REF_MAX_RANK];
+    do {
+        memcpy(xc, c, sizeof xc);
+        xc[axis] = 0;
+        uint64_t pos;
+        int on = ref_index_position(indices, xc, idx_signed, output->sizes[axis], &pos) && pos == c[axis];
+        ref_copy(values, on ? on_c : off_c, output, c);
+    } while (ref_next(output, c));
+}
+
+void ref_element_wise_if(const ref_view* condition, const ref_view* a, const ref_view* b, const ref_view* output)
+{
+    uint64_t c[REF_MAX_RANK] = { 0 };
+    if (condition->elem_size != 1)
+        ref_fail("condition element size");
+    do {
+        ref_copy(condition->base[ref_offset(condition, c)] ? a : b, c, output, c);
+    } while (ref_next(output, c));
+}

@@ -104,4 +104,59 @@ void ref_output_mask(const ref_view* output, uint8_t* mask);
 void ref_join(const ref_view* inputs, uint32_t count, const ref_view* output, uint32_t axis);
 void ref_split(const ref_view* input, const ref_view* outputs, uint32_t count, uint32_t axis);
 
+/* ---- the data-dependent operators (data-movement.md group B) -------------
+ * Index views hold INT32/UINT32 (elem_size 4) or INT64/UINT64 (8) elements;
+ * idx_signed says which. A signed negative index counts from the end once
+ * (v + n); gathers clamp what is still outside [0, n) to the nearer end;
+ * scatters drop such an update; ONE_HOT turns nothing on. */
+
+/* An index value as a position in [0, n): returns 1 and sets *pos when the
+ * value (after the negative rule) lies inside, else 0. */
+int ref_index_position(const ref_view* indices, const uint64_t* coord, int idx_signed, uint64_t n, uint64_t* pos);
+
+/* GATHER: output[...] = input[..., indices[...], ...]; the meaningful output
+ * shape is Input.Sizes before axis, Indices' last index_dims sizes, Input.Sizes
+ * after axis, right-aligned against the output's rank (absent leading
+ * dimensions are coordinate 0). */
+void ref_gather(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t axis,
+                uint32_t index_dims, int idx_signed);
+
+/* GATHER_ELEMENTS: output[c] = input[c with c[axis] = indices[c]]. */
+void ref_gather_elements(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t axis,
+                         int idx_signed);
+
+/* GATHER_ND (batch_dims 0) and GATHER_ND1: with R the rank, the meaningful
+ * dimensions the last input_dims of the input and the last indices_dims of
+ * the indices, q = Indices.Sizes[R-1] components per tuple: the meaningful
+ * output is Indices' meaningful sizes but the last, then the input's after
+ * its batch and tuple dimensions, right-aligned; the input coordinate is
+ * (batch coordinates, the tuple, the output's trailing coordinates). */
+void ref_gather_nd(const ref_view* input, const ref_view* indices, const ref_view* output, uint32_t input_dims,
+                   uint32_t indices_dims, uint32_t batch_dims, int idx_signed);
+
+/* SCATTER_ELEMENTS: output = input, then for every update coordinate c in
+ * row-major order output[c with c[axis] = indices[c]] = updates[c] (so the
+ * last one wins). targets (NULL or one per update, row-major): the byte
+ * offset in output->base each update landed at, or UINT64_MAX if dropped. */
+void ref_scatter_elements(const ref_view* input, const ref_view* indices, const ref_view* updates,
+                          const ref_view* output, uint32_t axis, int idx_signed, uint64_t* targets);
+
+/* SCATTER_ND: output = input, then each update (row-major over its sizes,
+ * whose meaningful part is Indices' meaningful sizes but the last, then the
+ * input's after the tuple dimensions, right-aligned) written at (the tuple,
+ * its trailing coordinates); an update with any component out of range is
+ * dropped. targets as for ref_scatter_elements. */
+void ref_scatter_nd(const ref_view* input, const ref_view* indices, const ref_view* updates,
+                    const ref_view* output, uint32_t input_dims, uint32_t indices_dims, int idx_signed,
+                    uint64_t* targets);
+
+/* ONE_HOT: output[c] = on if indices[c with c[axis] = 0] names c[axis], else
+ * off; off is values' element 0, on the element one step along its innermost
+ * dimension of size > 1. */
+void ref_one_hot(const ref_view* indices, const ref_view* values, const ref_view* output, uint32_t axis,
+                 int idx_signed);
+
+/* ELEMENT_WISE_IF: output[c] = condition[c] (UINT8) != 0 ? a[c] : b[c]. */
+void ref_element_wise_if(const ref_view* condition, const ref_view* a, const ref_view* b, const ref_view* output);
+
 #endif

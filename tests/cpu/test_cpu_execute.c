@@ -30,16 +30,23 @@ static const layout in_layouts[] = { LAYOUT_PACKED, LAYOUT_PADDED, LAYOUT_PERMUT
  * takes the parallel paths. */
 static const dml_cpu_cost_model split_always = { .wake_ns = 0.0, .bytes_per_ns = 1.0 };
 
-/* DML_TEST_QUICK=1 (the valgrind runs): every 4th random combination. */
-static int skip_combination(void)
+/* DML_TEST_QUICK=1 (the valgrind runs, and the sanitizer runs of the capped
+ * instruction-set levels): every 4th random combination and every 4th
+ * two-part cut; the normal build runs them all at every level. */
+static int quick_run(void)
 {
     static int quick = -1;
-    static unsigned counter;
     if (quick < 0) {
         const char* value = getenv("DML_TEST_QUICK");
         quick = value && value[0] && strcmp(value, "0") != 0;
     }
-    return quick && (counter++ % 4) != 0;
+    return quick;
+}
+
+static int skip_combination(void)
+{
+    static unsigned counter;
+    return quick_run() && (counter++ % 4) != 0;
 }
 
 /* Runs the case whole, split at random points (partial rows, executed out of
@@ -50,7 +57,10 @@ static void check_two_part_cuts(test_case* t, uint64_t modulus, uint64_t scale)
 {
     dml_plan_args args = case_args(t);
     const uint64_t count = t->plan.element_count;
+    unsigned cut = 0;
     for (uint64_t a = 0; a <= count; a += 1 + (a % modulus) * scale) {
+        if (quick_run() && cut++ % 4 != 0)
+            continue;
         case_reset_output(t);
         dml_cpu_execute_range(&t->plan, &args, a, count);
         dml_cpu_execute_range(&t->plan, &args, 0, a);
@@ -618,11 +628,10 @@ END_TEST
 /* Outputs of 32 MiB and more are written by the AVX-512 selects with
  * non-temporal stores when the rows are 64-byte aligned ([16, C] 1-byte, C a
  * multiple of 64, buffers aligned): whole, and split over columns by a pool.
- * Skipped in the quick (valgrind) runs: 32 M elements through the reference. */
+ * Skipped in the quick runs: 32 M elements through the reference. */
 START_TEST(test_reverse_column_selects_streamed)
 {
-    const char* quick = getenv("DML_TEST_QUICK");
-    if (quick && quick[0] && strcmp(quick, "0") != 0)
+    if (quick_run())
         return;
     rng r = { 7200 };
     const uint64_t T = 16, n = ((uint64_t)2 << 20) + 64, count = T * n;

@@ -93,6 +93,10 @@ typedef struct dml_op_entry {
     /* Appends the operator's steps (dml_lowering_add). Fails only when out
      * of memory or, with DML_E_NOTIMPL, for a shape no plan kind holds. */
     DML_RESULT (*lower)(const dml_op* op, dml_lowering* lowering);
+    /* Output 0 may be bound to exactly input 0's range when the two tensors
+     * have one layout: the operator updates its input in place (the
+     * scatters; their copy step is then skipped at dispatch). */
+    bool in_place;
 } dml_op_entry;
 
 /* ---- the table (ops/table.c) ------------------------------------------- */

@@ -153,6 +153,7 @@ const dml_op_entry dml_op_scatter_elements = {
     .outputs = 1,
     .parse = parse_scatter_elements,
     .lower = lower_scatter_elements,
+    .in_place = true,
 };
 
 const dml_op_entry dml_op_scatter_nd = {
@@ -163,4 +164,5 @@ const dml_op_entry dml_op_scatter_nd = {
     .outputs = 1,
     .parse = parse_scatter_nd,
     .lower = lower_scatter_nd,
+    .in_place = true,
 };
