@@ -217,8 +217,10 @@ static void scatter_nd_build(const dmlrun_args* a, dmlrun_call* call)
 }
 
 static const dmlrun_example scatter_nd_examples[] = {
-    { "SCATTER_ND example", "--sizes 8 --input-dimensions 1 --indices-dimensions 2 --indices-sizes 4,1 "
-        "--indices 4,3,1,7 --updates-sizes 4 --updates 9,10,11,12", "1,11,3,10,9,6,7,12" },
+    /* DirectML's page gives the input {8} and updates {4} with indices {4,1}, against its own rule that
+     * every tensor has one DimensionCount: here with the leading 1 that rule asks for. */
+    { "SCATTER_ND example (input {1,8})", "--sizes 1,8 --input-dimensions 1 --indices-dimensions 2 "
+        "--indices-sizes 4,1 --indices 4,3,1,7 --updates-sizes 1,4 --updates 9,10,11,12", "1,11,3,10,9,6,7,12" },
     { NULL, NULL, NULL },
 };
 
