@@ -5,10 +5,11 @@
  * reads the index of its sequence (len_strides are 0 along the depth, so a
  * warp's lanes mostly read one index: a broadcast), resolves it against
  * the depth (index_sizes[0]) by the negative rule (dml_index_resolve,
- * core/plan.h), and is the input's element ("on", ValuesTensor[1], at
- * in_offset) where the resolved index is its coordinate on the depth axis
- * (plan->axis; 0 when the depth, 1, was dropped), else the second input's
- * ("off", ValuesTensor[0]). An index outside the depth gives an all-"off" sequence.
+ * core/plan.h), and is the input's element ("on", ValuesTensor's second)
+ * where the resolved index is its coordinate on the depth axis (plan->axis;
+ * 0 when the depth, 1, was dropped), else the second input's ("off",
+ * ValuesTensor's first). An index outside the depth gives an all-"off"
+ * sequence.
  */
 #ifndef DML_CUDA_ONE_HOT_THREAD_H
 #define DML_CUDA_ONE_HOT_THREAD_H
@@ -21,7 +22,6 @@ DML_HD void dml_one_hot_thread(const dml_indexed_params* p, uint64_t block_index
     const dml_plan* plan = &p->plan;
     const uint32_t e = plan->element_size;
     const uint64_t stride = grid_dim * block_dim;
-    /* plan.h: a match reads input ("on", at in_offset), the rest input2 ("off"). */
     const unsigned char* DML_RESTRICT on = (const unsigned char*)p->in;
     const unsigned char* DML_RESTRICT off = (const unsigned char*)p->in2;
     unsigned char* DML_RESTRICT out = (unsigned char*)p->out;

@@ -40,7 +40,9 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
         return -1;
 
     const uint64_t in_bytes = (c.in.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255;
-    const uint64_t len_bytes = c.inputs == 2 ? (c.lengths.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255 : 0;
+    const uint64_t len_bytes = c.inputs >= 2 ? (c.lengths.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255 : 0;
+    /* A third input (in3) sits after the outputs, filled like the first. */
+    const uint64_t in3_bytes = c.inputs == 3 ? (c.in3.buffer.TotalTensorSizeInBytes + 255) & ~(uint64_t)255 : 0;
     const uint64_t out_bytes = c.out.buffer.TotalTensorSizeInBytes;
     const uint64_t out_padded = (out_bytes + 255) & ~(uint64_t)255;
     const uint64_t out2_bytes = c.outputs == 2 ? c.out2.buffer.TotalTensorSizeInBytes : 0;
@@ -48,7 +50,9 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     DMLOperator op;
     DMLCompiledOperator compiled;
     DMLBindingTable table;
-    check(dmlDeviceCreateBuffer(device, in_bytes + len_bytes + (out2_bytes ? out_padded : 0) + out_bytes + out2_bytes,
+    const uint64_t in3_at = in_bytes + len_bytes + out_padded + ((out2_bytes + 255) & ~(uint64_t)255);
+    check(dmlDeviceCreateBuffer(device,
+              in3_bytes ? in3_at + in3_bytes : in_bytes + len_bytes + (out2_bytes ? out_padded : 0) + out_bytes + out2_bytes,
               &buffer),
         "CreateBuffer");
     dmlSetName(buffer, entry->name);
@@ -61,9 +65,13 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
         for (uint64_t at = 0; at < in_bytes; at += piece)
             check(dmlCommandQueueWriteBuffer(queue, buffer, at, host, in_bytes - at < piece ? in_bytes - at : piece),
                 "WriteBuffer");
+        for (uint64_t at = 0; at < in3_bytes; at += piece)
+            check(dmlCommandQueueWriteBuffer(queue, buffer, in3_at + at, host,
+                      in3_bytes - at < piece ? in3_bytes - at : piece),
+                "WriteBuffer");
         free(host);
     }
-    if (c.inputs == 2)
+    if (c.inputs >= 2)
         check(dmlCommandQueueWriteBuffer(queue, buffer, in_bytes, c.lengths_data,
                   c.lengths.buffer.TotalTensorSizeInBytes),
             "WriteBuffer");
@@ -72,11 +80,18 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     check(dmlDeviceCompileOperator(device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
     DML_BINDING_TABLE_DESC td = { compiled };
     check(dmlDeviceCreateBindingTable(device, &td, &table), "CreateBindingTable");
-    DML_BUFFER_BINDING in[2] = { { buffer, 0, c.in.buffer.TotalTensorSizeInBytes },
-        { buffer, in_bytes, c.lengths.buffer.TotalTensorSizeInBytes } };
+    DML_BUFFER_BINDING in[3] = { { buffer, 0, c.in.buffer.TotalTensorSizeInBytes },
+        { buffer, in_bytes, c.lengths.buffer.TotalTensorSizeInBytes },
+        { buffer, in3_at, c.in3.buffer.TotalTensorSizeInBytes } };
+    if (c.lengths_first) { /* ELEMENT_WISE_IF: condition, A, B */
+        DML_BUFFER_BINDING first = in[1];
+        in[1] = in[0];
+        in[0] = first;
+    }
     DML_BUFFER_BINDING out[2] = { { buffer, in_bytes + len_bytes, out_bytes },
         { buffer, in_bytes + len_bytes + out_padded, out2_bytes } };
-    DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
+    DML_BINDING_DESC in_desc[3] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] },
+        { DML_BINDING_TYPE_BUFFER, &in[2] } };
     DML_BINDING_DESC out_desc[2] = { { DML_BINDING_TYPE_BUFFER, &out[0] }, { DML_BINDING_TYPE_BUFFER, &out[1] } };
     check(dmlBindingTableBindInputs(table, c.inputs, in_desc), "BindInputs");
     check(dmlBindingTableBindOutputs(table, c.outputs, out_desc), "BindOutputs");

@@ -175,7 +175,7 @@ int coalescing_indexed_rows(int csv, uint64_t bytes, uint32_t sm_count)
         p.out_strides[0] = 16;
         p.out_strides[1] = 1;
         p.len_strides[0] = 1;
-        p.in2_offset = 1;
+        p.in_offset = 1; /* on; off at 0 */
         failures += row(csv, "ONE_HOT", "depth16-inner", &p, FILL_LOCAL, sm_count);
     }
     { /* SCATTER of 1 KiB rows (SCATTER_ND with 1-tuples) */

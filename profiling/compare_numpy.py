@@ -10,7 +10,10 @@ Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
 operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]); join_* is
 np.concatenate(..., out=out), split_* np.split then a copy of each part into
 its own preallocated output (np.split alone returns views); cast_* is
-np.copyto(out, x, casting="unsafe") (x.astype without the allocation). Without
+np.copyto(out, x, casting="unsafe") (x.astype without the allocation);
+gather_rows_* np.take(..., out=out), gather_elements np.take_along_axis,
+scatter_elements a copy then np.put_along_axis, scatter_nd_rows a copy then
+out[idx] = updates, element_wise_if np.where (which allocates). Without
 numpy the dmlbench columns are printed alone (numpy columns n/a).
 """
 import argparse, csv, io, statistics, subprocess, sys, time
@@ -104,6 +107,37 @@ def cases(n, dtype):
             with np.errstate(all="ignore"):
                 np.copyto(dst, src, casting="unsafe")
         out[case] = (WRITES, cast_copy)
+    # The data-dependent cases, shaped as throughput_cases.c's, with random
+    # INT64 indices (a different draw: only the traffic pattern matters).
+    rng = np.random.default_rng(7)
+    for case, row_bytes in (("gather_rows_256", 256), ("gather_rows_1k", 1024)):
+        width = row_bytes // np.dtype(dtype).itemsize
+        t_rows = n // width
+        if t_rows == 0:
+            continue
+        table = np.arange(t_rows * width, dtype=dtype).reshape(t_rows, width)
+        idx = rng.integers(0, t_rows, t_rows, dtype=np.int64)
+        dst = np.empty((t_rows, width), dtype)
+        out[case] = (WRITES, lambda table=table, idx=idx, dst=dst: np.take(table, idx, axis=0, out=dst))
+        if row_bytes == 1024:  # SCATTER_ND of rows: a copy, then fancy-index assignment
+            upd = np.ones((t_rows, width), dtype)
+
+            def scatter_rows(table=table, idx=idx, upd=upd, dst=dst):
+                np.copyto(dst, table)
+                dst[idx] = upd
+            out["scatter_nd_rows"] = (WRITES, scatter_rows)
+    along = rng.integers(0, row, (rows, row), dtype=np.int64)
+    out["gather_elements"] = (lambda x=x, along=along: np.take_along_axis(x, along, axis=1), (rows, row))
+    updates, dst = np.ones((rows, row), dtype), np.empty((rows, row), dtype)
+
+    def scatter_elements(x=x, along=along, updates=updates, dst=dst):
+        np.copyto(dst, x)
+        np.put_along_axis(dst, along, updates, axis=1)
+    out["scatter_elements"] = (WRITES, scatter_elements)
+    cond = rng.integers(0, 2, (rows, row), dtype=np.uint8).astype(bool)
+    b = np.ones((rows, row), dtype)
+    # np.where allocates its result (it has no out=): timed as it is
+    out["element_wise_if"] = (WRITES, lambda cond=cond, x=x, b=b: np.where(cond, x, b))
     return out
 
 

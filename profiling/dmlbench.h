@@ -59,9 +59,10 @@ typedef struct btensor {
 } btensor;
 
 /* One built case: the desc and everything it points to. JOIN's second input
- * is `lengths` (of the case's type), SPLIT's second output `out2`. */
+ * is `lengths` (of the case's type), SPLIT's second output `out2`; a third
+ * input (a scatter's updates, ELEMENT_WISE_IF's B) is `in3`, filled like `in`. */
 typedef struct built_case {
-    btensor in, lengths, out, out2;
+    btensor in, lengths, out, out2, in3;
     UINT offsets[4], window[4];
     INT slice_strides[4];
     DML_SLICE1_OPERATOR_DESC slice;
@@ -73,11 +74,18 @@ typedef struct built_case {
     DML_CAST_OPERATOR_DESC cast;
     DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_constant;
     DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_sequence;
+    DML_GATHER_OPERATOR_DESC gather;
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
+    DML_SCATTER_OPERATOR_DESC scatter;
+    DML_SCATTER_ND_OPERATOR_DESC scatter_nd;
+    DML_ELEMENT_WISE_IF_OPERATOR_DESC element_wise_if;
+    int lengths_first; /* the operator's input 0 is `lengths` (ELEMENT_WISE_IF's condition), then `in` */
     DML_TENSOR_DESC parts[2];
     DML_OPERATOR_DESC desc;
     uint32_t inputs, outputs;
     uint64_t bytes_read, bytes_written;
-    uint32_t* lengths_data; /* REVERSE_SUBSEQUENCES' lengths, JOIN's second input: lengths.TotalTensorSizeInBytes bytes */
+    uint32_t* lengths_data; /* REVERSE_SUBSEQUENCES' lengths, JOIN's second input, the gathers' INT64 indices:
+                             * lengths.TotalTensorSizeInBytes bytes */
 } built_case;
 
 typedef int (*case_builder)(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n);
@@ -90,7 +98,7 @@ typedef struct case_entry {
 
 /* In the order of the table; --case names them. A constant count, for
  * arrays of a flag per case (throughput_cases.c asserts it). */
-#define BENCH_CASE_COUNT 25
+#define BENCH_CASE_COUNT 31
 extern const case_entry bench_cases[];
 
 /* Builds the case for `bytes` of output elements of element_size bytes,

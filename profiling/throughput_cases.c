@@ -1,6 +1,6 @@
 /*
  * throughput_cases.c — the cases of dmlbench's throughput table (see
- * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, PADDING, JOIN, SPLIT and CAST descs
+ * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, PADDING, JOIN, SPLIT, CAST, FILL and GATHER descs
  * shaped as hosts use them, each for any element size and output size.
  */
 #include "dmlbench.h"
@@ -320,6 +320,128 @@ static int build_fill(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int 
 static int case_fill_constant(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_fill(c, t, n, 0); }
 static int case_fill_sequence(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_fill(c, t, n, 1); }
 
+/* INT64 indices at random in [0, bound), in lengths_data (n of them). */
+static void random_indices(built_case* c, uint64_t n, uint64_t bound)
+{
+    c->lengths_data = calloc(n ? 2 * n : 2, 4);
+    if (!c->lengths_data)
+        return;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (uint64_t i = 0; i < n; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const int64_t v = (int64_t)(x % bound);
+        memcpy(c->lengths_data + 2 * i, &v, 8);
+    }
+}
+
+/* The element size of the table's types (type_of_size's inverse). */
+static unsigned size_of_type(DML_TENSOR_DATA_TYPE type)
+{
+    return type == DML_TENSOR_DATA_TYPE_UINT8 ? 1 : type == DML_TENSOR_DATA_TYPE_UINT16 ? 2
+        : type == DML_TENSOR_DATA_TYPE_UINT32 ? 4 : 8;
+}
+
+/* GATHER of rows of row_bytes (an embedding lookup): a table [T, W] as big
+ * as the output, INT64 indices [1, T] at random, output [T, W]. */
+static int build_gather_rows(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, unsigned row_bytes)
+{
+    const UINT width = row_bytes / size_of_type(type), rows = (UINT)(n / width);
+    if (rows == 0)
+        return -1;
+    UINT table[2] = { rows, width }, indices[2] = { 1, rows };
+    btensor_init(&c->in, type, 2, table, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_INT64, 2, indices, NULL);
+    btensor_init(&c->out, type, 2, table, NULL);
+    random_indices(c, rows, rows);
+    c->gather = (DML_GATHER_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->out.desc, 0, 1 };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER, &c->gather };
+    c->inputs = 2;
+    return c->lengths_data ? 0 : -1;
+}
+
+static int case_gather_rows_256(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_gather_rows(c, t, n, 256);
+}
+static int case_gather_rows_1k(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n)
+{
+    return build_gather_rows(c, t, n, 1024);
+}
+
+/* GATHER_ELEMENTS of [R, 1024] along axis 1, INT64 indices [R, 1024] at random. */
+static int case_gather_elements(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    btensor_init(&c->in, type, 2, sizes, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_INT64, 2, sizes, NULL);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    random_indices(c, (uint64_t)sizes[0] * row, row);
+    c->gather_elements = (DML_GATHER_ELEMENTS_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->out.desc, 1 };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_GATHER_ELEMENTS, &c->gather_elements };
+    c->inputs = 2;
+    return c->lengths_data ? 0 : -1;
+}
+
+/* SCATTER_ELEMENTS of [R, 1024] along axis 1: INT64 indices [R, 1024] at
+ * random (duplicates included), updates [R, 1024]. */
+static int case_scatter_elements(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    btensor_init(&c->in, type, 2, sizes, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_INT64, 2, sizes, NULL);
+    btensor_init(&c->in3, type, 2, sizes, NULL);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    random_indices(c, (uint64_t)sizes[0] * row, row);
+    c->scatter = (DML_SCATTER_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->in3.desc, &c->out.desc, 1 };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SCATTER_ELEMENTS, &c->scatter };
+    c->inputs = 3;
+    return c->lengths_data ? 0 : -1;
+}
+
+/* SCATTER_ND of 1 KiB rows (a cache update): a table [T, W], as many
+ * updated rows [T, W] at random INT64 positions [T, 1]. */
+static int case_scatter_nd_rows(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    const UINT width = 1024 / size_of_type(type), rows = (UINT)(n / width);
+    if (rows == 0)
+        return -1;
+    UINT table[2] = { rows, width }, indices[2] = { rows, 1 };
+    btensor_init(&c->in, type, 2, table, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_INT64, 2, indices, NULL);
+    btensor_init(&c->in3, type, 2, table, NULL);
+    btensor_init(&c->out, type, 2, table, NULL);
+    random_indices(c, rows, rows);
+    c->scatter_nd = (DML_SCATTER_ND_OPERATOR_DESC){ &c->in.desc, &c->lengths.desc, &c->in3.desc, &c->out.desc, 2, 2 };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SCATTER_ND, &c->scatter_nd };
+    c->inputs = 3;
+    return c->lengths_data ? 0 : -1;
+}
+
+/* ELEMENT_WISE_IF of [R, 1024]: a UINT8 condition of 0s and 1s at random. */
+static int case_element_wise_if(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), sizes[2] = { rows_of(n, row), row };
+    const uint64_t count = (uint64_t)sizes[0] * row;
+    btensor_init(&c->in, type, 2, sizes, NULL);
+    btensor_init(&c->lengths, DML_TENSOR_DATA_TYPE_UINT8, 2, sizes, NULL);
+    btensor_init(&c->in3, type, 2, sizes, NULL);
+    btensor_init(&c->out, type, 2, sizes, NULL);
+    c->lengths_data = calloc((count + 3) / 4 + 1, 4);
+    if (!c->lengths_data)
+        return -1;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (uint64_t i = 0; i < count; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        ((unsigned char*)c->lengths_data)[i] = (unsigned char)(x >> 63);
+    }
+    c->element_wise_if = (DML_ELEMENT_WISE_IF_OPERATOR_DESC){ &c->lengths.desc, &c->in.desc, &c->in3.desc,
+        &c->out.desc };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_ELEMENT_WISE_IF, &c->element_wise_if };
+    c->inputs = 3;
+    c->lengths_first = 1;
+    return 0;
+}
+
 const case_entry bench_cases[] = {
     { "reverse_inner", case_reverse_inner, 0 },
     { "reverse_outer", case_reverse_outer, 1 },
@@ -346,6 +468,12 @@ const case_entry bench_cases[] = {
     { "cast_u8_f32", case_cast_u8_f32, 1 },
     { "fill_constant", case_fill_constant, 1 },
     { "fill_sequence", case_fill_sequence, 1 },
+    { "gather_rows_256", case_gather_rows_256, 1 },
+    { "gather_rows_1k", case_gather_rows_1k, 1 },
+    { "gather_elements", case_gather_elements, 0 },
+    { "scatter_elements", case_scatter_elements, 0 },
+    { "scatter_nd_rows", case_scatter_nd_rows, 1 },
+    { "element_wise_if", case_element_wise_if, 1 },
 };
 _Static_assert(sizeof bench_cases / sizeof bench_cases[0] == BENCH_CASE_COUNT, "BENCH_CASE_COUNT counts the cases");
 
@@ -374,7 +502,14 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
         c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
     else
         c->bytes_read = c->bytes_written;
-    if (c->inputs == 2 && c->desc.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES)
+    if (c->inputs == 2 && (c->desc.Type == DML_OPERATOR_REVERSE_SUBSEQUENCES || c->desc.Type == DML_OPERATOR_GATHER ||
+            c->desc.Type == DML_OPERATOR_GATHER_ELEMENTS))
         c->bytes_read += c->lengths.buffer.TotalTensorSizeInBytes; /* JOIN's inputs are its output's bytes */
+    if (c->inputs == 3) { /* every input once: the scatters' input, indices and updates; IF's condition, A and B */
+        c->bytes_read = c->in.buffer.TotalTensorSizeInBytes + c->lengths.buffer.TotalTensorSizeInBytes +
+            c->in3.buffer.TotalTensorSizeInBytes;
+        if (c->desc.Type != DML_OPERATOR_ELEMENT_WISE_IF) /* the copy, then the updates */
+            c->bytes_written += c->in3.buffer.TotalTensorSizeInBytes;
+    }
     return 0;
 }

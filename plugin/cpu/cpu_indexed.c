@@ -70,7 +70,9 @@ typedef void (*gather_each_fn)(byte* out, int64_t os, const byte* in, int64_t is
     static void gather_each_##E##_##LS##_##SG(byte* out, int64_t os, const byte* in, int64_t is,                  \
         const void* indices, int64_t at, int64_t ls, uint64_t n, uint64_t bound, int64_t index_stride)            \
     {                                                                                                             \
-        if (os == 1)                                                                                              \
+        if (os == 1 && is == 0 && ls == 1) /* GATHER_ELEMENTS along the row */                                    \
+            gather_each(out, 1, in, 0, indices, at, 1, n, bound, index_stride, E, LS, SG);                        \
+        else if (os == 1)                                                                                         \
             gather_each(out, 1, in, is, indices, at, ls, n, bound, index_stride, E, LS, SG);                      \
         else                                                                                                      \
             gather_each(out, os, in, is, indices, at, ls, n, bound, index_stride, E, LS, SG);                     \
@@ -124,6 +126,7 @@ static void indexed_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
  * rows ahead, so that several rows' reads are in flight at once. */
 #define PREFETCH_ROWS 8
 #define PREFETCH_BYTES 2048
+#define PREFETCH_MIN_INPUT ((uint64_t)8 << 20) /* below, the table is likely in cache: prefetching only costs */
 
 static void prefetch_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu_row_walk* w, uint64_t row_bytes)
 {
@@ -141,7 +144,7 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
     dml_cpu_row_walk w, ahead;
     dml_cpu_row_walk_init(&w, p, begin / n);
     dml_cpu_row_walk_init(&ahead, p, (begin / n + PREFETCH_ROWS) % rows);
-    const int prefetch = rows > PREFETCH_ROWS;
+    const int prefetch = rows > PREFETCH_ROWS && a->input_bytes >= PREFETCH_MIN_INPUT;
     uint64_t j = begin % n;
     while (begin < end) {
         const uint64_t j1 = n - j < end - begin ? n : j + (end - begin);

@@ -86,14 +86,21 @@ static inline __attribute__((always_inline)) void dml_cpu_copy_elements(unsigned
         memcpy(out + (int64_t)j * os * E, in + (int64_t)j * is * E, (size_t)E);
 }
 
-/* The value at in, held while stored (the output may overlap it). */
+/* n copies of the value at in: 16 bytes of it at a time (every 16 bytes
+ * from the row's start begin an element), held while stored (the output
+ * may overlap it). */
 static inline __attribute__((always_inline)) void dml_cpu_fill_elements(unsigned char* out, const unsigned char* in,
     uint64_t n, int64_t E)
 {
-    unsigned char value[8];
-    memcpy(value, in, (size_t)E);
-    for (uint64_t j = 0; j < n; ++j)
-        memcpy(out + (int64_t)j * E, value, (size_t)E);
+    unsigned char line[16];
+    for (int64_t b = 0; b < 16; b += E)
+        memcpy(line + b, in, (size_t)E);
+    const uint64_t bytes = n * (uint64_t)E;
+    uint64_t at = 0;
+    for (; at + 16 <= bytes; at += 16)
+        memcpy(out + at, line, 16);
+    for (; at < bytes; at += (uint64_t)E) /* the last elements of a row not a multiple of 16 bytes */
+        memcpy(out + at, line, (size_t)E);
 }
 
 /* n elements of e bytes from in (stride is) to out (stride os): memcpy when

@@ -13,18 +13,20 @@ typedef unsigned char byte;
 
 /* out[j] = c[j] ? x[j] : y[j] over n elements of E bytes at the given
  * strides: both inputs loaded and blended through a mask, so a contiguous
- * row vectorises (the elements move as bits: no float compare). */
+ * row vectorises (the elements move as bits: no float compare). Typed
+ * unaligned pointers indexed by a signed counter keep the addresses affine
+ * for the vectoriser (byte offsets through memcpy did not, past 1 byte). */
 #define BLEND(T)                                                                                              \
-    ALWAYS_INLINE void blend_##T(byte* o, int64_t os, const byte* c, int64_t cs, const byte* x, int64_t xs,     \
-        const byte* y, int64_t ys, uint64_t n)                                                                  \
+    typedef T T##_unaligned __attribute__((aligned(1), may_alias));                                             \
+    ALWAYS_INLINE void blend_##T(byte* restrict o, int64_t os, const byte* restrict c, int64_t cs,             \
+        const byte* restrict x, int64_t xs, const byte* restrict y, int64_t ys, uint64_t n)                     \
     {                                                                                                           \
-        for (uint64_t j = 0; j < n; ++j) {                                                                      \
-            T xv, yv;                                                                                           \
-            memcpy(&xv, x + (int64_t)j * xs * (int64_t)sizeof(T), sizeof(T));                                   \
-            memcpy(&yv, y + (int64_t)j * ys * (int64_t)sizeof(T), sizeof(T));                                   \
-            const T mask = (T)((T)0 - (T)(c[(int64_t)j * cs] != 0));                                            \
-            const T v = (T)((xv & mask) | (yv & (T)~mask));                                                     \
-            memcpy(o + (int64_t)j * os * (int64_t)sizeof(T), &v, sizeof(T));                                   \
+        T##_unaligned* out = (T##_unaligned*)(void*)o;                                                         \
+        const T##_unaligned* a = (const T##_unaligned*)(const void*)x;                                         \
+        const T##_unaligned* b = (const T##_unaligned*)(const void*)y;                                         \
+        for (int64_t j = 0; j < (int64_t)n; ++j) {                                                              \
+            const T mask = (T)((T)0 - (T)(c[j * cs] != 0));                                                     \
+            out[j * os] = (T)((a[j * xs] & mask) | (b[j * ys] & (T)~mask));                                     \
         }                                                                                                       \
     }                                                                                                           \
     static void select_##T(byte* o, int64_t os, const byte* c, int64_t cs, const byte* x, int64_t xs,           \

@@ -32,7 +32,7 @@ DML_RESULT dml_compiled_compile_steps(dml_device* device, dml_compiled* compiled
         uint32_t kind = compiled->steps[i].plan.kind;
         if (kind >= DML_PLAN_KIND_COUNT || !(backend->plan_kinds & DML_PLAN_KIND_BIT(kind)))
             return dml_device_fail(device, DML_E_NOTIMPL,
-                "%s(%s): step %u needs a %s plan, which the '%s' backend does not execute", call,
+                "%s(%s): step %u needs the plan kind '%s', which the '%s' backend does not execute", call,
                 dml_compiled_kind(compiled), i, dml_plan_kind_name(kind), backend->name);
     }
     if (!backend->compile)

@@ -290,7 +290,8 @@ static uint32_t merged_dims(const dml_plan_builder* builder, dim* dims)
             d->in2_stride, builder->pad_origin[i], builder->pad_extent[i] };
     }
     uint32_t rank = drop_unit_dims(dims, builder->rank, builder->plan.axis_size);
-    sort_by_output_stride(dims, rank);
+    if (builder->plan.kind != DML_PLAN_SCATTER) /* a scatter keeps its updates' order (plan.h) */
+        sort_by_output_stride(dims, rank);
     return merge_dims(dims, rank);
 }
 

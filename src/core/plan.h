@@ -44,6 +44,46 @@
  * Under CONSTANT an element whose j leaves [0, pad_extent[i]) on any folded
  * dimension is fill_start instead. Dimensions are not merged across folds.
  *
+ * Data-dependent kinds read an index tensor through the lengths pointer: the
+ * element at  x = len_offset + sum(c[i] * len_strides[i])  of
+ * lengths_element_size (4 or 8) bytes, signed when index_signed. Component k
+ * of an index tuple (k < index_count) is the element at x + k * index_step.
+ * An index is resolved against its bound n = index_sizes[k] by
+ * dml_index_resolve: a signed negative value counts from the end (v + n)
+ * once; what is still outside [0, n) is out of range. Indices live in device
+ * memory and are never trusted: out-of-range values are clamped or dropped
+ * (per kind, below) before they scale a stride, so no address overflows.
+ *
+ * DML_PLAN_INDEXED is the gather whose input offset adds, for each k,
+ *   dml_index_clamp(index_k) * index_strides[k]
+ * (out of range: the nearest end of [0, n)). GATHER, GATHER_ELEMENTS
+ * (index_count 1) and GATHER_ND (index_count = the tuple's length).
+ * len_strides are 0 on dimensions the index does not vary along, so a gather
+ * of rows reads its index once per row.
+ *
+ * DML_PLAN_SCATTER is the mirror: for every coordinate c of the updates
+ * (the input), the output offset is
+ *   out_offset + sum(c[i] * out_strides[i]) + sum_k(index_k * index_strides[k])
+ * and an update with any component out of range is dropped. Dimensions keep
+ * the updates' row-major order (never sorted by output stride): when several
+ * updates hit one element, an executor that applies them in that order
+ * leaves the last (the CPU backend does; DirectML and ONNX leave it
+ * unspecified). It follows the step copying the operator's input to its
+ * output (dml_op_step.ordered).
+ *
+ * DML_PLAN_SELECT reads two inputs and a condition byte (UINT8):
+ *   cond = lengths[len_offset + sum(c[i] * len_strides[i])]
+ *   out  = cond != 0 ? input[in_offset + sum(c[i] * in_strides[i])]
+ *                    : input2[in2_offset + sum(c[i] * in2_strides[i])]
+ *
+ * DML_PLAN_ONE_HOT is SELECT with the condition computed: one index
+ * (index_count 1, index_sizes[0] the depth), resolved against the depth, is
+ * compared with the coordinate on dimension `axis` (0 when axis is -1: the
+ * depth was 1); an out-of-range index matches nothing. A match writes
+ * input[in_offset + ...] (the "on" value), else input2[in2_offset + ...]
+ * (the "off" value): ONE_HOT binds its ValuesTensor to both, at the two
+ * values' offsets.
+ *
  * The struct is plain data (no pointers), so a GPU kernel can take it by value.
  * Offsets and strides are in elements of the tensor they index, relative to the
  * start of the bound buffer range.

@@ -154,6 +154,10 @@ typedef struct dmlrun_op {
     const dmlrun_example* examples; /* up to a NULL title */
 } dmlrun_op;
 
+/* The data-dependent operators' entries (dmlrun_ops_indexed.c). */
+extern const dmlrun_op dmlrun_op_gather, dmlrun_op_gather_elements, dmlrun_op_gather_nd, dmlrun_op_scatter,
+    dmlrun_op_scatter_nd, dmlrun_op_one_hot, dmlrun_op_element_wise_if;
+
 /* The operators, in --help and --examples order (dmlrun_ops.c). */
 extern const dmlrun_op* const dmlrun_ops[];
 extern const uint32_t dmlrun_op_count;

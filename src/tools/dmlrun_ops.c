@@ -592,6 +592,13 @@ const dmlrun_op* const dmlrun_ops[] = {
     &fill_constant,
     &fill_sequence,
     &cast,
+    &dmlrun_op_gather,
+    &dmlrun_op_gather_elements,
+    &dmlrun_op_gather_nd,
+    &dmlrun_op_scatter,
+    &dmlrun_op_scatter_nd,
+    &dmlrun_op_one_hot,
+    &dmlrun_op_element_wise_if,
 };
 
 const uint32_t dmlrun_op_count = sizeof dmlrun_ops / sizeof dmlrun_ops[0];

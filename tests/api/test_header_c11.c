@@ -94,6 +94,28 @@ _Static_assert(IN_ORDER(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, InputTensor, OutputTe
                    DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW == 0 && DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH == 1 &&
                    sizeof(DML_DEPTH_SPACE_ORDER) == 4,
                "DML_DEPTH_TO_SPACE1 / DML_SPACE_TO_DEPTH1_OPERATOR_DESC order");
+/* The data-dependent descs, at DirectML's offsets (LP64: pointers 8 bytes, UINT 4). */
+#define P(k) ((k) * sizeof(void*))
+_Static_assert(offsetof(DML_GATHER_OPERATOR_DESC, IndicesTensor) == P(1) &&
+                   offsetof(DML_GATHER_OPERATOR_DESC, Axis) == P(3) &&
+                   offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == P(3) + 4 &&
+                   offsetof(DML_GATHER_ELEMENTS_OPERATOR_DESC, Axis) == P(3) &&
+                   offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == P(3) + 4 &&
+                   offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == P(3) + 8 &&
+                   offsetof(DML_SCATTER_OPERATOR_DESC, UpdatesTensor) == P(2) &&
+                   offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == P(4) &&
+                   offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == P(4) + 4 &&
+                   offsetof(DML_ONE_HOT_OPERATOR_DESC, ValuesTensor) == P(1) &&
+                   offsetof(DML_ONE_HOT_OPERATOR_DESC, Axis) == P(3) &&
+                   offsetof(DML_ELEMENT_WISE_IF_OPERATOR_DESC, BTensor) == P(2) &&
+                   offsetof(DML_ELEMENT_WISE_IF_OPERATOR_DESC, OutputTensor) == P(3) &&
+                   SAME_TYPE((DML_SCATTER_ELEMENTS_OPERATOR_DESC*)0, DML_SCATTER_OPERATOR_DESC*),
+               "data-dependent desc layouts");
+_Static_assert(DML_OPERATOR_GATHER == 67 && DML_OPERATOR_ELEMENT_WISE_IF == 88 && DML_OPERATOR_SCATTER_ELEMENTS == 94 &&
+                   DML_OPERATOR_SCATTER == 94 && DML_OPERATOR_ONE_HOT == 95 && DML_OPERATOR_GATHER_ELEMENTS == 107 &&
+                   DML_OPERATOR_GATHER_ND == 108 && DML_OPERATOR_SCATTER_ND == 109 && DML_OPERATOR_GATHER_ND1 == 140,
+               "data-dependent operator values");
+#undef P
 _Static_assert(IN_ORDER(DML_BINDING_PROPERTIES, RequiredDescriptorCount, TemporaryResourceSize) &&
                    IN_ORDER(DML_BINDING_PROPERTIES, TemporaryResourceSize, PersistentResourceSize),
                "DML_BINDING_PROPERTIES order");

@@ -4,7 +4,8 @@
  * so that the differential run exercises the same mapping code as the C suites.
  *
  * Return values: 0 ran (output written), 1 OTD_EMPTY (nothing dispatched),
- * -1 OTD_INVALID, -2 OTD_UNREPRESENTABLE, -3 a DML call failed; msg says why.
+ * -1 OTD_INVALID, -2 OTD_UNREPRESENTABLE, -3 a DML call failed, -5 (dmlconf_run_node) the
+ * backend does not execute the operator's plan kind (DML_E_NOTIMPL); msg says why.
  * dmlconf_run_node takes any operator conf_node.c maps, as a serialized
  * ONNX model and serialized TensorProto inputs, so new operators need no new
  * export.

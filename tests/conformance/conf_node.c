@@ -89,8 +89,10 @@ static int dml_type(node_call* c, int32_t onnx_type, DML_TENSOR_DATA_TYPE* type)
 
 static int dispatched(node_call* c, DML_RESULT dr)
 {
-    return DML_SUCCEEDED(dr) ? OTD_OK
-                             : say(c, CONF_NODE_DML_FAILED, "0x%08x %s", (unsigned)dr, c->dev->message);
+    if (DML_SUCCEEDED(dr))
+        return OTD_OK;
+    return say(c, dr == DML_E_NOTIMPL ? CONF_NODE_NOT_EXECUTED : CONF_NODE_DML_FAILED, "0x%08x %s", (unsigned)dr,
+               c->dev->message);
 }
 
 /* The mapping's verdict: OTD_OK goes on; anything else is the node's result,
@@ -379,6 +381,92 @@ static int run_expand(node_call* c, const tp_tensor* x, DML_TENSOR_DATA_TYPE typ
     return dispatched(c, conf_expand(c->dev, type, &m, x->data, c->result->outputs[0].data));
 }
 
+/* ---- Gather, GatherElements, GatherND, ScatterElements, ScatterND, OneHot, Where */
+
+/* OneHot's depth: one element of any numeric type, read on the host. */
+static int one_hot_depth(const tp_tensor* t, int64_t* depth, char* err, size_t n)
+{
+    if (t->count != 1 || t->data_type == TP_STRING || t->data_type == TP_BOOL) {
+        snprintf(err, n, "OneHot: depth must hold one numeric element");
+        return OTD_INVALID;
+    }
+    *depth = otd_one_hot_index(t->data_type, t->data);
+    return OTD_OK;
+}
+
+static int map_indexed(node_call* c, const tp_tensor* x, otd_indexed* m, int64_t* depth, char* err, size_t n)
+{
+    const char* op = c->model->op_type;
+    const tp_tensor* i1 = input(c, 1);
+    const tp_tensor* i2 = input(c, 2);
+    if (!i1 || (!i2 && (!strncmp(op, "Scatter", 7) || !strcmp(op, "Where") || !strcmp(op, "OneHot")))) {
+        snprintf(err, n, "%s: an input is missing", op);
+        return OTD_INVALID;
+    }
+    if (!strcmp(op, "Gather"))
+        return otd_map_gather(x->rank, x->dims, i1->rank, i1->dims, attr_int(c, "axis", 0), x->data_type,
+                              i1->data_type, m, err, n);
+    if (!strcmp(op, "GatherElements"))
+        return otd_map_gather_elements(x->rank, x->dims, i1->rank, i1->dims, attr_int(c, "axis", 0), x->data_type,
+                                       i1->data_type, m, err, n);
+    if (!strcmp(op, "GatherND"))
+        return otd_map_gather_nd(x->rank, x->dims, i1->rank, i1->dims, attr_int(c, "batch_dims", 0), x->data_type,
+                                 i1->data_type, m, err, n);
+    if (!strcmp(op, "ScatterElements") || !strcmp(op, "Scatter")) /* Scatter (opset 9-10): the old name */
+        return otd_map_scatter_elements(x->rank, x->dims, i1->rank, i1->dims, i2->rank, i2->dims,
+                                        attr_int(c, "axis", 0), attr_string(c, "reduction"), x->data_type,
+                                        i1->data_type, i2->data_type, m, err, n);
+    if (!strcmp(op, "ScatterND"))
+        return otd_map_scatter_nd(x->rank, x->dims, i1->rank, i1->dims, i2->rank, i2->dims,
+                                  attr_string(c, "reduction"), x->data_type, i1->data_type, i2->data_type, m, err, n);
+    if (!strcmp(op, "OneHot")) {
+        int r = one_hot_depth(i1, depth, err, n);
+        return r != OTD_OK ? r
+                           : otd_map_one_hot(x->rank, x->dims, *depth, i2->count, attr_int(c, "axis", -1),
+                                             x->data_type, i2->data_type, m, err, n);
+    }
+    const uint32_t ranks[3] = { x->rank, i1->rank, i2->rank };
+    const int64_t* dims[3] = { x->dims, i1->dims, i2->dims };
+    const int32_t types[3] = { x->data_type, i1->data_type, i2->data_type };
+    return otd_map_where(ranks, dims, types, m, err, n);
+}
+
+static int run_indexed(node_call* c, const tp_tensor* x, DML_TENSOR_DATA_TYPE type, char* err, size_t n)
+{
+    (void)type; /* each tensor's type is the mapping's */
+    otd_indexed m;
+    int64_t depth = 0;
+    int r = map_indexed(c, x, &m, &depth, err, n);
+    const char* op = c->model->op_type;
+    int32_t out_type = !strcmp(op, "OneHot") ? input(c, 2)->data_type
+                       : !strcmp(op, "Where") ? input(c, 1)->data_type
+                                               : x->data_type;
+    uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    for (uint32_t i = 0; i < m.onnx_rank; ++i)
+        sizes[i] = (uint32_t)m.onnx_dims[i]; /* placed: each fits UINT32 */
+    if ((r = mapped(c, r, err, out_type, m.onnx_rank, sizes)) != OTD_OK ||
+        (r = set_output(c, 0, out_type, m.onnx_rank, sizes)) != OTD_OK)
+        return r;
+    const void* ins[OTD_INDEXED_INPUTS];
+    for (uint32_t k = 0; k < m.input_count; ++k)
+        ins[k] = input(c, k)->data;
+    int64_t* converted = NULL;
+    if (!strcmp(op, "OneHot")) { /* indices, then values: ONNX's inputs 0 and 2 */
+        ins[1] = input(c, 2)->data;
+        if (m.convert_indices) {
+            converted = malloc(x->count * sizeof *converted);
+            if (!converted)
+                return say(c, CONF_NODE_DML_FAILED, "out of host memory");
+            for (uint64_t i = 0; i < x->count; ++i)
+                converted[i] = otd_one_hot_index(x->data_type, x->data + i * x->elem_size);
+            ins[0] = converted;
+        }
+    }
+    r = dispatched(c, conf_indexed(c->dev, &m, ins, c->result->outputs[0].data));
+    free(converted);
+    return r;
+}
+
 int conf_node_run(conf_device* d, const tp_model* m, const tp_tensor* const* inputs, uint32_t input_count,
                   uint32_t output_count, conf_node_result* r)
 {
@@ -404,6 +492,9 @@ int conf_node_run(conf_device* d, const tp_model* m, const tp_tensor* const* inp
         { "ReverseSequence", run_reverse_sequence }, { "Slice", run_slice }, { "Tile", run_tile },
         { "Pad", run_pad }, { "DepthToSpace", run_depth_space }, { "SpaceToDepth", run_depth_space },
         { "Concat", run_concat }, { "Split", run_split }, { "Expand", run_expand },
+        { "Gather", run_indexed }, { "GatherElements", run_indexed }, { "GatherND", run_indexed },
+        { "ScatterElements", run_indexed }, { "Scatter", run_indexed }, { "ScatterND", run_indexed },
+        { "OneHot", run_indexed }, { "Where", run_indexed },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
         if (!strcmp(op, table[i].op_type))

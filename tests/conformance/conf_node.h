@@ -7,7 +7,8 @@
  *
  * Operators: ReverseSequence, Slice (1 and 10+), Tile, Pad (2 and 11+),
  * DepthToSpace, SpaceToDepth, Concat, Split (1-18), Cast, CastLike,
- * ConstantOfShape, Range, Expand.
+ * ConstantOfShape, Range, Expand, Gather, GatherElements, GatherND,
+ * ScatterElements (and opset 9's Scatter), ScatterND, OneHot, Where.
  */
 #ifndef DML_TESTS_CONFORMANCE_CONF_NODE_H
 #define DML_TESTS_CONFORMANCE_CONF_NODE_H
@@ -18,7 +19,10 @@
 /* conf_node_run's results: onnx_to_dml.h's OTD_OK, OTD_EMPTY (an output has
  * a zero dimension: its shape is set, nothing was dispatched),
  * OTD_INVALID, OTD_UNREPRESENTABLE, and: */
-enum { CONF_NODE_DML_FAILED = -3 /* a DML call failed (conf_device.message says which) */ };
+enum {
+    CONF_NODE_DML_FAILED = -3,  /* a DML call failed (conf_device.message says which) */
+    CONF_NODE_NOT_EXECUTED = -5 /* DML_E_NOTIMPL: the backend does not execute the operator's plan kind */
+};
 
 typedef struct conf_node_result {
     uint32_t output_count;

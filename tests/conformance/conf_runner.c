@@ -91,6 +91,15 @@ DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
                             const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
                             void* const* outputs, const uint64_t* output_bytes)
 {
+    return conf_run_prefilled(d, desc, input_count, inputs, input_bytes, input_total, output_count, output_total,
+                            outputs, output_bytes, 0);
+}
+
+DML_RESULT conf_run_prefilled(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                            const void* const* inputs, const uint64_t* input_bytes,
+                            const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
+                            void* const* outputs, const uint64_t* output_bytes, int prefill)
+{
     DML_RESULT r = DML_S_OK;
     DMLOperator op = NULL;
     DMLCompiledOperator compiled = NULL;
@@ -134,6 +143,9 @@ DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
     for (uint32_t i = 0; i < output_count; ++i) {
         out_total[i] = output_total[i] > output_bytes[i] ? output_total[i] : output_bytes[i];
         STEP("dmlDeviceCreateBuffer(output)", dmlDeviceCreateBuffer(d->device, out_total[i], &out_buf[i]));
+        if (i == 0 && prefill && input_count) /* what the operator does not write keeps input 0's data */
+            STEP("dmlCommandQueueWriteBuffer(output)",
+                 dmlCommandQueueWriteBuffer(d->queue, out_buf[0], 0, inputs[0], input_bytes[0]));
     }
     if (ep.PersistentResourceSize)
         STEP("dmlDeviceCreateBuffer(persistent)",
@@ -418,4 +430,44 @@ DML_RESULT conf_cast(conf_device* d, const otd_cast* m, const void* input, void*
     const void* ins[1] = { input };
     uint64_t in_total[1] = { bi.TotalTensorSizeInBytes };
     return conf_run(d, &od, 1, ins, &in_bytes, in_total, bo.TotalTensorSizeInBytes, output, out_bytes);
+}
+
+DML_RESULT conf_indexed(conf_device* d, const otd_indexed* m, const void* const* inputs, void* output)
+{
+    DML_BUFFER_TENSOR_DESC b[OTD_INDEXED_INPUTS + 1];
+    DML_TENSOR_DESC t[OTD_INDEXED_INPUTS + 1];
+    uint64_t bytes[OTD_INDEXED_INPUTS], totals[OTD_INDEXED_INPUTS];
+    for (uint32_t k = 0; k <= m->input_count; ++k) {
+        const otd_indexed_tensor* x = k < m->input_count ? &m->inputs[k] : &m->output;
+        tensor_desc(&b[k], &t[k], x->type, m->rank, x->sizes, x->strided ? x->strides : NULL);
+        if (k < m->input_count) {
+            bytes[k] = x->elements * conf_elem_size(x->type);
+            totals[k] = b[k].TotalTensorSizeInBytes;
+        }
+    }
+    const DML_TENSOR_DESC* out = &t[m->input_count];
+    DML_GATHER_OPERATOR_DESC gather = { &t[0], &t[1], out, m->axis, m->index_dimensions };
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements = { &t[0], &t[1], out, m->axis };
+    DML_GATHER_ND1_OPERATOR_DESC gather_nd1 = { &t[0], &t[1], out, m->input_dimension_count,
+        m->indices_dimension_count, m->batch_dimension_count };
+    DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter = { &t[0], &t[1], &t[2], out, m->axis };
+    DML_SCATTER_ND_OPERATOR_DESC scatter_nd = { &t[0], &t[1], &t[2], out, m->input_dimension_count,
+        m->indices_dimension_count };
+    DML_ONE_HOT_OPERATOR_DESC one_hot = { &t[0], &t[1], out, m->axis };
+    DML_ELEMENT_WISE_IF_OPERATOR_DESC select = { &t[0], &t[1], &t[2], out };
+    DML_OPERATOR_DESC od = { m->op, NULL };
+    switch (m->op) {
+    case DML_OPERATOR_GATHER: od.Desc = &gather; break;
+    case DML_OPERATOR_GATHER_ELEMENTS: od.Desc = &gather_elements; break;
+    case DML_OPERATOR_GATHER_ND1: od.Desc = &gather_nd1; break;
+    case DML_OPERATOR_SCATTER_ELEMENTS: od.Desc = &scatter; break;
+    case DML_OPERATOR_SCATTER_ND: od.Desc = &scatter_nd; break;
+    case DML_OPERATOR_ONE_HOT: od.Desc = &one_hot; break;
+    case DML_OPERATOR_ELEMENT_WISE_IF: od.Desc = &select; break;
+    default: return DML_E_INVALIDARG;
+    }
+    uint64_t out_total = b[m->input_count].TotalTensorSizeInBytes;
+    uint64_t out_bytes = m->output.elements * conf_elem_size(m->output.type);
+    return conf_run_prefilled(d, &od, m->input_count, inputs, bytes, totals, 1, &out_total, &output, &out_bytes,
+                            m->prefill_output);
 }

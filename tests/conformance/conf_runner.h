@@ -41,6 +41,18 @@ DML_RESULT conf_run_outputs(conf_device* d, const DML_OPERATOR_DESC* desc, uint3
                             const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
                             void* const* outputs, const uint64_t* output_bytes);
 
+/* conf_run_outputs; prefill: output 0's buffer is first written with input
+ * 0's bytes (a scatter whose output desc covers part of its buffer). */
+DML_RESULT conf_run_prefilled(conf_device* d, const DML_OPERATOR_DESC* desc, uint32_t input_count,
+                            const void* const* inputs, const uint64_t* input_bytes,
+                            const uint64_t* input_total, uint32_t output_count, const uint64_t* output_total,
+                            void* const* outputs, const uint64_t* output_bytes, int prefill);
+
+/* The DML operator of a mapped data-dependent node (OTD_OK only): inputs[k]
+ * is DML input k in the desc's order (m->inputs[k].elements packed
+ * elements); output: m->output.elements elements. */
+DML_RESULT conf_indexed(conf_device* d, const otd_indexed* m, const void* const* inputs, void* output);
+
 /* DML_REVERSE_SUBSEQUENCES for a mapped ReverseSequence: input packed with m->sizes,
  * lengths = one m->lengths_type element (UINT64: the INT64 sequence_lens bits; UINT32
  * allowed) per batch entry, output packed. */

@@ -661,3 +661,482 @@ int otd_cast_onnx_undefined(const otd_cast* m, const void* element)
     double t = trunc(v);
     return t < lo || t >= above;
 }
+
+/* ---- Data-dependent operators (onnx_to_dml.h) ------------------------------- */
+
+static int index_dml_type(const char* op, int32_t onnx_type, int int64_only, DML_TENSOR_DATA_TYPE* out, char* err,
+                          size_t errlen)
+{
+    if (onnx_type == TP_INT64 || (onnx_type == TP_INT32 && !int64_only))
+        return otd_map_dtype(onnx_type, out);
+    return fail(OTD_INVALID, err, errlen, "%s: indices of ONNX type %d; must be %s", op, (int)onnx_type,
+                int64_only ? "INT64" : "INT32 or INT64");
+}
+
+static int data_dml_type(const char* op, const char* what, int32_t onnx_type, DML_TENSOR_DATA_TYPE* out, char* err,
+                         size_t errlen)
+{
+    return otd_map_dtype(onnx_type, out) == OTD_OK
+               ? OTD_OK
+               : fail(OTD_UNREPRESENTABLE, err, errlen, "%s: %s of ONNX type %d has no DirectML type", op, what,
+                      (int)onnx_type);
+}
+
+/* The operator's DimensionCount: the largest rank involved, at least 1. */
+static int indexed_rank(const char* op, uint64_t rank, otd_indexed* m, char* err, size_t errlen)
+{
+    if (rank > DML_TENSOR_DIMENSION_COUNT_MAX1)
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: needs %llu dimensions; DirectML has at most 8", op,
+                    (unsigned long long)rank);
+    m->rank = rank ? (uint32_t)rank : 1;
+    return OTD_OK;
+}
+
+/* An ONNX tensor of `rank` dims, right-aligned into m->rank, packed. */
+static int place(const char* op, const otd_indexed* m, uint32_t rank, const int64_t* dims, DML_TENSOR_DATA_TYPE type,
+                 otd_indexed_tensor* t, char* err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    t->elements = 1;
+    const uint32_t lead = m->rank - rank; /* rank <= m->rank by construction */
+    for (uint32_t i = 0; i < m->rank; ++i)
+        t->sizes[i] = 1;
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (dims[i] < 0)
+            return fail(OTD_INVALID, err, errlen, "%s: dimension %lld is negative", op, (long long)dims[i]);
+        if (dims[i] > (int64_t)UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: dimension %lld exceeds UINT32", op, (long long)dims[i]);
+        t->sizes[lead + i] = (uint32_t)dims[i];
+        t->elements *= (uint64_t)dims[i]; /* at most 8 factors below 2^32 of a real tensor */
+    }
+    return OTD_OK;
+}
+
+/* Packed strides of t's sizes into t->strides (strided); OTD_UNREPRESENTABLE beyond UINT32. */
+static int packed_strides(const char* op, uint32_t rank, otd_indexed_tensor* t, char* err, size_t errlen)
+{
+    uint64_t stride = 1;
+    for (uint32_t i = rank; i-- > 0;) {
+        if (stride > UINT32_MAX)
+            return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: a stride exceeds UINT32", op);
+        t->strides[i] = (uint32_t)stride;
+        stride *= t->sizes[i];
+    }
+    t->strided = 1;
+    return OTD_OK;
+}
+
+/* The ONNX output (rank, dims) and its DML tensor. */
+static int place_output(const char* op, otd_indexed* m, uint32_t rank, const int64_t* dims, DML_TENSOR_DATA_TYPE type,
+                        char* err, size_t errlen)
+{
+    m->onnx_rank = rank;
+    memcpy(m->onnx_dims, dims, rank * sizeof *dims);
+    return place(op, m, rank, dims, type, &m->output, err, errlen);
+}
+
+/* OTD_EMPTY when the output has no elements; OTD_UNREPRESENTABLE when an
+ * input has none but the output has (the host copies or fills). */
+static int indexed_finish(const char* op, const otd_indexed* m, char* err, size_t errlen)
+{
+    if (!m->output.elements)
+        return fail(OTD_EMPTY, err, errlen, "%s: the output has a zero dimension", op);
+    for (uint32_t k = 0; k < m->input_count; ++k)
+        if (!m->inputs[k].elements)
+            return fail(OTD_UNREPRESENTABLE, err, errlen,
+                        "%s: input %u is empty, the output is not (DirectML has no zero-size tensors)", op, k);
+    return OTD_OK;
+}
+
+static int norm_axis(const char* op, int64_t axis, uint32_t rank, uint32_t* out, char* err, size_t errlen)
+{
+    if (axis < -(int64_t)rank || axis >= (int64_t)rank)
+        return fail(OTD_INVALID, err, errlen, "%s: axis %lld is outside [-%u, %u)", op, (long long)axis, rank, rank);
+    *out = (uint32_t)(axis < 0 ? axis + rank : axis);
+    return OTD_OK;
+}
+
+static uint32_t max3(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+int otd_map_gather(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims, int64_t axis,
+                   int32_t data_type, int32_t index_type, otd_indexed* out, char* err, size_t errlen)
+{
+    static const char op[] = "Gather";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_GATHER;
+    out->input_count = 2;
+    DML_TENSOR_DATA_TYPE dt, it;
+    uint32_t a = 0;
+    int rc;
+    if ((rc = data_dml_type(op, "data", data_type, &dt, err, errlen)) != OTD_OK ||
+        (rc = index_dml_type(op, index_type, 0, &it, err, errlen)) != OTD_OK)
+        return rc;
+    if (r < 1)
+        return fail(OTD_INVALID, err, errlen, "Gather: data of rank 0; must be at least 1");
+    if ((rc = norm_axis(op, axis, r, &a, err, errlen)) != OTD_OK ||
+        (rc = indexed_rank(op, max3(r, q, r + q - 1), out, err, errlen)) != OTD_OK)
+        return rc;
+    if ((rc = place(op, out, r, data_dims, dt, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, q, index_dims, it, &out->inputs[1], err, errlen)) != OTD_OK)
+        return rc;
+    int64_t dims[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t n = 0; /* r + q - 1 <= 8 */
+    for (uint32_t i = 0; i < a; ++i)
+        dims[n++] = data_dims[i];
+    for (uint32_t j = 0; j < q; ++j)
+        dims[n++] = index_dims[j];
+    for (uint32_t i = a + 1; i < r; ++i)
+        dims[n++] = data_dims[i];
+    if ((rc = place_output(op, out, n, dims, dt, err, errlen)) != OTD_OK)
+        return rc;
+    out->axis = a + (out->rank - r);
+    out->index_dimensions = q;
+    return indexed_finish(op, out, err, errlen);
+}
+
+/* GatherElements' and ScatterElements' shape rule: equal ranks, the indices
+ * no larger than the data on every dimension but the axis. */
+static int elements_shapes(const char* op, uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                           uint32_t a, int* sub_view, char* err, size_t errlen)
+{
+    if (q != r)
+        return fail(OTD_INVALID, err, errlen, "%s: indices of rank %u, data of rank %u; must be equal", op, q, r);
+    *sub_view = 0;
+    for (uint32_t i = 0; i < r; ++i) {
+        if (i == a || index_dims[i] == data_dims[i])
+            continue;
+        if (index_dims[i] > data_dims[i])
+            return fail(OTD_INVALID, err, errlen, "%s: indices dimension %u = %lld exceeds the data's %lld", op, i,
+                        (long long)index_dims[i], (long long)data_dims[i]);
+        *sub_view = 1;
+    }
+    return OTD_OK;
+}
+
+/* The data seen through the indices' sizes (the data's on the axis), with
+ * the data's strides: t, the placed data (rank == the operator's), in place. */
+static int sub_view(const char* op, uint32_t rank, uint32_t a, const int64_t* index_dims, otd_indexed_tensor* t,
+                    char* err, size_t errlen)
+{
+    int rc = packed_strides(op, rank, t, err, errlen);
+    if (rc != OTD_OK)
+        return rc;
+    for (uint32_t i = 0; i < rank; ++i)
+        if (i != a)
+            t->sizes[i] = (uint32_t)index_dims[i]; /* no larger than the data's: elements_shapes */
+    return OTD_OK;
+}
+
+int otd_map_gather_elements(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                            int64_t axis, int32_t data_type, int32_t index_type, otd_indexed* out, char* err,
+                            size_t errlen)
+{
+    static const char op[] = "GatherElements";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_GATHER_ELEMENTS;
+    out->input_count = 2;
+    DML_TENSOR_DATA_TYPE dt, it;
+    uint32_t a = 0;
+    int rc, view;
+    if ((rc = data_dml_type(op, "data", data_type, &dt, err, errlen)) != OTD_OK ||
+        (rc = index_dml_type(op, index_type, 0, &it, err, errlen)) != OTD_OK)
+        return rc;
+    if (r < 1)
+        return fail(OTD_INVALID, err, errlen, "GatherElements: data of rank 0; must be at least 1");
+    if ((rc = norm_axis(op, axis, r, &a, err, errlen)) != OTD_OK ||
+        (rc = indexed_rank(op, r, out, err, errlen)) != OTD_OK ||
+        (rc = elements_shapes(op, r, data_dims, q, index_dims, a, &view, err, errlen)) != OTD_OK)
+        return rc;
+    if ((rc = place(op, out, r, data_dims, dt, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, q, index_dims, it, &out->inputs[1], err, errlen)) != OTD_OK ||
+        (rc = place_output(op, out, q, index_dims, dt, err, errlen)) != OTD_OK)
+        return rc;
+    if (view && (rc = sub_view(op, r, a, index_dims, &out->inputs[0], err, errlen)) != OTD_OK)
+        return rc;
+    out->axis = a;
+    return indexed_finish(op, out, err, errlen);
+}
+
+int otd_map_gather_nd(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                      int64_t batch_dims, int32_t data_type, int32_t index_type, otd_indexed* out, char* err,
+                      size_t errlen)
+{
+    static const char op[] = "GatherND";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_GATHER_ND1;
+    out->input_count = 2;
+    DML_TENSOR_DATA_TYPE dt, it;
+    int rc;
+    if ((rc = data_dml_type(op, "data", data_type, &dt, err, errlen)) != OTD_OK ||
+        (rc = index_dml_type(op, index_type, 1, &it, err, errlen)) != OTD_OK)
+        return rc;
+    if (r < 1 || q < 1)
+        return fail(OTD_INVALID, err, errlen, "GatherND: data rank %u, indices rank %u; both must be at least 1", r, q);
+    if (batch_dims < 0 || batch_dims >= (int64_t)(r < q ? r : q))
+        return fail(OTD_INVALID, err, errlen, "GatherND: batch_dims %lld; must be in [0, min(%u, %u))",
+                    (long long)batch_dims, r, q);
+    const uint32_t b = (uint32_t)batch_dims;
+    const int64_t k = index_dims[q - 1];
+    if (k < 1 || k > (int64_t)(r - b))
+        return fail(OTD_INVALID, err, errlen, "GatherND: the index tuple's length %lld; must be in [1, %u]",
+                    (long long)k, r - b);
+    for (uint32_t i = 0; i < b; ++i)
+        if (index_dims[i] != data_dims[i])
+            return fail(OTD_INVALID, err, errlen, "GatherND: batch dimension %u: indices %lld, data %lld", i,
+                        (long long)index_dims[i], (long long)data_dims[i]);
+    const uint32_t out_rank = q - 1 + r - b - (uint32_t)k;
+    if ((rc = indexed_rank(op, max3(r, q, out_rank), out, err, errlen)) != OTD_OK ||
+        (rc = place(op, out, r, data_dims, dt, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, q, index_dims, it, &out->inputs[1], err, errlen)) != OTD_OK)
+        return rc;
+    int64_t dims[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t n = 0;
+    for (uint32_t j = 0; j + 1 < q; ++j)
+        dims[n++] = index_dims[j];
+    for (uint32_t i = b + (uint32_t)k; i < r; ++i)
+        dims[n++] = data_dims[i];
+    if ((rc = place_output(op, out, n, dims, dt, err, errlen)) != OTD_OK)
+        return rc;
+    out->input_dimension_count = r;
+    out->indices_dimension_count = q;
+    out->batch_dimension_count = b;
+    return indexed_finish(op, out, err, errlen);
+}
+
+/* ScatterElements' and ScatterND's reduction: only "none" is DirectML's. */
+static int reduction_none(const char* op, const char* reduction, char* err, size_t errlen)
+{
+    if (!reduction || !strcmp(reduction, "none"))
+        return OTD_OK;
+    if (!strcmp(reduction, "add") || !strcmp(reduction, "mul") || !strcmp(reduction, "max") ||
+        !strcmp(reduction, "min"))
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "%s: reduction \"%s\" has no DirectML operator here "
+                    "(SCATTER writes; only reduction \"none\" maps)", op, reduction);
+    return fail(OTD_INVALID, err, errlen, "%s: reduction \"%s\"; must be none, add, mul, max or min", op, reduction);
+}
+
+static int same_dims(uint32_t ra, const int64_t* a, uint32_t rb, const int64_t* b)
+{
+    if (ra != rb)
+        return 0;
+    for (uint32_t i = 0; i < ra; ++i)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+int otd_map_scatter_elements(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                             uint32_t u, const int64_t* update_dims, int64_t axis, const char* reduction,
+                             int32_t data_type, int32_t index_type, int32_t update_type, otd_indexed* out,
+                             char* err, size_t errlen)
+{
+    static const char op[] = "ScatterElements";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_SCATTER_ELEMENTS;
+    out->input_count = 3;
+    DML_TENSOR_DATA_TYPE dt, it;
+    uint32_t a = 0;
+    int rc, view;
+    if ((rc = reduction_none(op, reduction, err, errlen)) != OTD_OK ||
+        (rc = data_dml_type(op, "data", data_type, &dt, err, errlen)) != OTD_OK ||
+        (rc = index_dml_type(op, index_type, 0, &it, err, errlen)) != OTD_OK)
+        return rc;
+    if (update_type != data_type)
+        return fail(OTD_INVALID, err, errlen, "ScatterElements: updates of type %d, data of type %d",
+                    (int)update_type, (int)data_type);
+    if (r < 1)
+        return fail(OTD_INVALID, err, errlen, "ScatterElements: data of rank 0; must be at least 1");
+    if (!same_dims(q, index_dims, u, update_dims))
+        return fail(OTD_INVALID, err, errlen, "ScatterElements: indices and updates differ in shape");
+    if ((rc = norm_axis(op, axis, r, &a, err, errlen)) != OTD_OK ||
+        (rc = indexed_rank(op, r, out, err, errlen)) != OTD_OK ||
+        (rc = elements_shapes(op, r, data_dims, q, index_dims, a, &view, err, errlen)) != OTD_OK)
+        return rc;
+    if ((rc = place(op, out, r, data_dims, dt, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, q, index_dims, it, &out->inputs[1], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, u, update_dims, dt, &out->inputs[2], err, errlen)) != OTD_OK ||
+        (rc = place_output(op, out, r, data_dims, dt, err, errlen)) != OTD_OK)
+        return rc;
+    if (view && ((rc = sub_view(op, r, a, index_dims, &out->inputs[0], err, errlen)) != OTD_OK ||
+                 (rc = sub_view(op, r, a, index_dims, &out->output, err, errlen)) != OTD_OK))
+        return rc;
+    out->prefill_output = view;
+    out->axis = a;
+    return indexed_finish(op, out, err, errlen);
+}
+
+int otd_map_scatter_nd(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims, uint32_t u,
+                       const int64_t* update_dims, const char* reduction, int32_t data_type, int32_t index_type,
+                       int32_t update_type, otd_indexed* out, char* err, size_t errlen)
+{
+    static const char op[] = "ScatterND";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_SCATTER_ND;
+    out->input_count = 3;
+    DML_TENSOR_DATA_TYPE dt, it;
+    int rc;
+    if ((rc = reduction_none(op, reduction, err, errlen)) != OTD_OK ||
+        (rc = data_dml_type(op, "data", data_type, &dt, err, errlen)) != OTD_OK ||
+        (rc = index_dml_type(op, index_type, 1, &it, err, errlen)) != OTD_OK)
+        return rc;
+    if (update_type != data_type)
+        return fail(OTD_INVALID, err, errlen, "ScatterND: updates of type %d, data of type %d", (int)update_type,
+                    (int)data_type);
+    if (r < 1 || q < 1)
+        return fail(OTD_INVALID, err, errlen, "ScatterND: data rank %u, indices rank %u; both must be at least 1", r,
+                    q);
+    const int64_t k = index_dims[q - 1];
+    if (k < 1 || k > (int64_t)r)
+        return fail(OTD_INVALID, err, errlen, "ScatterND: the index tuple's length %lld; must be in [1, %u]",
+                    (long long)k, r);
+    int64_t want[2 * DML_TENSOR_DIMENSION_COUNT_MAX1 + 2];
+    uint32_t n = 0;
+    if (q - 1 + r - (uint32_t)k > sizeof want / sizeof want[0])
+        return fail(OTD_UNREPRESENTABLE, err, errlen, "ScatterND: updates of rank %u", q - 1 + r - (uint32_t)k);
+    for (uint32_t j = 0; j + 1 < q; ++j)
+        want[n++] = index_dims[j];
+    for (uint32_t i = (uint32_t)k; i < r; ++i)
+        want[n++] = data_dims[i];
+    if (!same_dims(u, update_dims, n, want))
+        return fail(OTD_INVALID, err, errlen,
+                    "ScatterND: updates' shape must be indices.shape[:-1] + data.shape[indices.shape[-1]:]");
+    if ((rc = indexed_rank(op, max3(r, q, u), out, err, errlen)) != OTD_OK ||
+        (rc = place(op, out, r, data_dims, dt, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, q, index_dims, it, &out->inputs[1], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, u, update_dims, dt, &out->inputs[2], err, errlen)) != OTD_OK ||
+        (rc = place_output(op, out, r, data_dims, dt, err, errlen)) != OTD_OK)
+        return rc;
+    out->input_dimension_count = r;
+    out->indices_dimension_count = q;
+    return indexed_finish(op, out, err, errlen);
+}
+
+int otd_map_one_hot(uint32_t q, const int64_t* index_dims, int64_t depth, uint64_t values_count, int64_t axis,
+                    int32_t index_type, int32_t values_type, otd_indexed* out, char* err, size_t errlen)
+{
+    static const char op[] = "OneHot";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_ONE_HOT;
+    out->input_count = 2;
+    DML_TENSOR_DATA_TYPE vt, it = DML_TENSOR_DATA_TYPE_INT64;
+    uint32_t a = 0;
+    int rc;
+    if ((rc = data_dml_type(op, "values", values_type, &vt, err, errlen)) != OTD_OK)
+        return rc;
+    if (index_type == TP_INT32 || index_type == TP_UINT32 || index_type == TP_UINT64)
+        otd_map_dtype(index_type, &it);
+    else if (index_type == TP_BOOL || otd_map_dtype(index_type, &it) != OTD_OK)
+        return fail(OTD_INVALID, err, errlen, "OneHot: indices of ONNX type %d; must be numeric", (int)index_type);
+    else if (index_type != TP_INT64)
+        out->convert_indices = 1;
+    it = out->convert_indices ? DML_TENSOR_DATA_TYPE_INT64 : it;
+    if (values_count != 2)
+        return fail(OTD_INVALID, err, errlen, "OneHot: values has %llu elements; must be 2 (off, on)",
+                    (unsigned long long)values_count);
+    if (depth < 1)
+        return fail(OTD_INVALID, err, errlen, "OneHot: depth %lld; must be at least 1", (long long)depth);
+    if (q < 1) /* ONNX's shape inference: indices of rank >= 1 */
+        return fail(OTD_INVALID, err, errlen, "OneHot: indices of rank 0; must be at least 1");
+    if ((rc = indexed_rank(op, (uint64_t)q + 1, out, err, errlen)) != OTD_OK ||
+        (rc = norm_axis(op, axis, q + 1, &a, err, errlen)) != OTD_OK)
+        return rc;
+    int64_t dims[DML_TENSOR_DIMENSION_COUNT_MAX1], ones[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    for (uint32_t i = 0, j = 0; i <= q; ++i) {
+        dims[i] = i == a ? depth : index_dims[j];
+        ones[i] = i == a ? 1 : index_dims[j];
+        j += i != a;
+    }
+    static const int64_t two = 2;
+    if ((rc = place(op, out, q + 1, ones, it, &out->inputs[0], err, errlen)) != OTD_OK ||
+        (rc = place(op, out, 1, &two, vt, &out->inputs[1], err, errlen)) != OTD_OK ||
+        (rc = place_output(op, out, q + 1, dims, vt, err, errlen)) != OTD_OK)
+        return rc;
+    out->axis = a;
+    return indexed_finish(op, out, err, errlen);
+}
+
+int otd_map_where(const uint32_t* ranks, const int64_t* const* dims, const int32_t* types, otd_indexed* out,
+                  char* err, size_t errlen)
+{
+    static const char op[] = "Where";
+    memset(out, 0, sizeof *out);
+    out->op = DML_OPERATOR_ELEMENT_WISE_IF;
+    out->input_count = 3;
+    DML_TENSOR_DATA_TYPE dt;
+    int rc;
+    if (types[0] != TP_BOOL)
+        return fail(OTD_INVALID, err, errlen, "Where: condition of ONNX type %d; must be BOOL", (int)types[0]);
+    if (types[1] != types[2])
+        return fail(OTD_INVALID, err, errlen, "Where: X of type %d, Y of type %d", (int)types[1], (int)types[2]);
+    if ((rc = data_dml_type(op, "X", types[1], &dt, err, errlen)) != OTD_OK ||
+        (rc = indexed_rank(op, max3(ranks[0], ranks[1], ranks[2]), out, err, errlen)) != OTD_OK)
+        return rc;
+    const uint32_t n = max3(ranks[0], ranks[1], ranks[2]);
+    int64_t shape[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    for (uint32_t k = 0; k < n; ++k) { /* k-th dimension from the right: numpy's rule */
+        int64_t size = 1;
+        for (uint32_t t = 0; t < 3; ++t) {
+            int64_t d = k < ranks[t] ? dims[t][ranks[t] - 1 - k] : 1;
+            if (d == 1)
+                continue;
+            if (size != 1 && d != size)
+                return fail(OTD_INVALID, err, errlen, "Where: dimensions %lld and %lld do not broadcast",
+                            (long long)size, (long long)d);
+            size = d;
+        }
+        shape[n - 1 - k] = size;
+    }
+    const DML_TENSOR_DATA_TYPE types_dml[3] = { DML_TENSOR_DATA_TYPE_UINT8, dt, dt };
+    for (uint32_t t = 0; t < 3; ++t) {
+        otd_indexed_tensor* x = &out->inputs[t];
+        if ((rc = place(op, out, ranks[t], dims[t], types_dml[t], x, err, errlen)) != OTD_OK ||
+            (rc = packed_strides(op, out->rank, x, err, errlen)) != OTD_OK)
+            return rc;
+        for (uint32_t i = 0; i < out->rank; ++i) { /* read again where it broadcasts */
+            uint32_t full = i + n >= out->rank ? (uint32_t)shape[i + n - out->rank] : 1;
+            if (x->sizes[i] != full)
+                x->strides[i] = 0;
+            x->sizes[i] = full;
+        }
+    }
+    if ((rc = place_output(op, out, n, shape, dt, err, errlen)) != OTD_OK)
+        return rc;
+    return indexed_finish(op, out, err, errlen);
+}
+
+int64_t otd_one_hot_index(int32_t type, const void* element)
+{
+    double v;
+    switch (type) {
+    case TP_FLOAT: {
+        float f;
+        memcpy(&f, element, sizeof f);
+        v = f;
+        break;
+    }
+    case TP_DOUBLE: memcpy(&v, element, sizeof v); break;
+    case TP_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, element, sizeof h);
+        v = dml_half_to_float(h);
+        break;
+    }
+    default: {
+        tp_tensor t = { .data_type = type, .count = 1, .elem_size = tp_elem_size(type), .data = (void*)element };
+        if (type == TP_UINT64) {
+            uint64_t u;
+            memcpy(&u, element, sizeof u);
+            return u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u;
+        }
+        return tp_get_i64(&t, 0);
+    }
+    }
+    if (isnan(v) || !(v > -9223372036854775808.0 && v < 9223372036854775808.0))
+        return INT64_MAX; /* out of range: all "off" */
+    return (int64_t)v; /* truncation toward zero, as onnxruntime's static_cast */
+}

@@ -102,6 +102,43 @@
  *        names those elements, which a comparison with ONNX data reports as
  *        a known difference, never as a pass.
  *
+ * Data-dependent operators (indices read at execution). Every DML tensor of
+ * one operator has one DimensionCount R (DirectML's rule): ONNX shapes are
+ * right-aligned into R with leading 1s, R the largest rank involved (<= 8,
+ * else OTD_UNREPRESENTABLE). ONNX calls out-of-range indices an error; this
+ * runtime defines them (negative counts from the end once, gathers clamp,
+ * scatters drop the update; docs/onnx.md "Known differences").
+ *
+ *   Gather(data[r], indices[q]; axis)  -> DML_GATHER, Axis = axis (+ r when
+ *       negative) + R - r, IndexDimensions = q, R = max(r, q, r + q - 1).
+ *   GatherElements(data, indices; axis)  -> DML_GATHER_ELEMENTS. ONNX lets
+ *       the indices be smaller than the data on the other dimensions: the
+ *       input is described with the indices' sizes (the data's on the axis)
+ *       and the data's own strides, a sub-view of the bound data.
+ *   GatherND(data[r], indices[q]; batch_dims)  -> DML_GATHER_ND1,
+ *       InputDimensionCount = r, IndicesDimensionCount = q,
+ *       BatchDimensionCount = batch_dims.
+ *   ScatterElements(data, indices, updates; axis, reduction "none")
+ *       -> DML_SCATTER_ELEMENTS; indices smaller than the data: the input and
+ *       the output are both described as the sub-view above, and the output
+ *       buffer holds a copy of the data first (the elements outside the
+ *       sub-view; the runtime refuses an output bound over its input, so
+ *       the copy is the host's).
+ *   ScatterND(data, indices, updates; reduction "none")  -> DML_SCATTER_ND.
+ *       Other reductions (add, mul, max, min) have no DirectML operator here:
+ *       OTD_UNREPRESENTABLE.
+ *   OneHot(indices[q >= 1], depth, values; axis = -1)  -> DML_ONE_HOT, Axis =
+ *       axis (+ q + 1 when negative), R = q + 1; depth is read on the host (an
+ *       output size); values [off, on] is the ValuesTensor {1,...,1,2}.
+ *       Index types other than INT32/INT64 are converted to INT64 on the
+ *       host (convert_indices): integers exactly, floats truncated toward 0
+ *       as onnxruntime does, NaN/inf/beyond INT64 to INT64_MAX (all "off").
+ *   Where(condition, X, Y)  -> DML_ELEMENT_WISE_IF, BOOL condition as UINT8;
+ *       numpy broadcasting by strides of 0 over the output's sizes.
+ *   A zero dimension in the output gives OTD_EMPTY; one elsewhere (an empty
+ *   indices or updates tensor with a non-empty output) OTD_UNREPRESENTABLE:
+ *   DirectML has no zero-size tensors (the host copies or fills).
+ *
  * Data types: ONNX TensorProto types to DML types; BOOL maps to UINT8
  * (data movement only: one byte, bits preserved).
  */
@@ -254,6 +291,64 @@ int otd_map_cast(uint32_t rank, const int64_t* dims, int32_t input_type, int32_t
  * bytes) undefined: a float into an integer that is NaN, infinite or
  * truncates outside the integer's range; else 0. */
 int otd_cast_onnx_undefined(const otd_cast* m, const void* element);
+
+/* ---- Data-dependent operators ------------------------------------------- */
+
+#define OTD_INDEXED_INPUTS 3
+
+typedef struct otd_indexed_tensor {
+    DML_TENSOR_DATA_TYPE type;
+    uint32_t sizes[DML_TENSOR_DIMENSION_COUNT_MAX1];
+    uint32_t strides[DML_TENSOR_DIMENSION_COUNT_MAX1]; /* meaningful when strided */
+    int strided;                                        /* else packed */
+    uint64_t elements;                                  /* the ONNX tensor's: what is bound */
+} otd_indexed_tensor;
+
+typedef struct otd_indexed {
+    DML_OPERATOR_TYPE op; /* GATHER, GATHER_ELEMENTS, GATHER_ND1, SCATTER_ELEMENTS, SCATTER_ND, ONE_HOT,
+                             ELEMENT_WISE_IF */
+    uint32_t rank;        /* every tensor's DimensionCount */
+    uint32_t axis;        /* GATHER, GATHER_ELEMENTS, SCATTER_ELEMENTS, ONE_HOT */
+    uint32_t index_dimensions;                      /* GATHER */
+    uint32_t input_dimension_count, indices_dimension_count, batch_dimension_count; /* GATHER_ND1, SCATTER_ND */
+    uint32_t input_count;                           /* DML inputs, in the desc's order */
+    otd_indexed_tensor inputs[OTD_INDEXED_INPUTS];
+    otd_indexed_tensor output;
+    int prefill_output;   /* SCATTER_ELEMENTS on a sub-view: the output buffer first holds the data */
+    int convert_indices;  /* ONE_HOT: the host converts ONNX's indices to INT64 first */
+    uint32_t onnx_rank;   /* the ONNX output's rank (0: a scalar) and dims */
+    int64_t onnx_dims[DML_TENSOR_DIMENSION_COUNT_MAX1];
+} otd_indexed;
+
+/* data_type, index_type, values_type...: ONNX TensorProto types. */
+int otd_map_gather(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims, int64_t axis,
+                   int32_t data_type, int32_t index_type, otd_indexed* out, char* err, size_t errlen);
+int otd_map_gather_elements(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                            int64_t axis, int32_t data_type, int32_t index_type, otd_indexed* out, char* err,
+                            size_t errlen);
+int otd_map_gather_nd(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                      int64_t batch_dims, int32_t data_type, int32_t index_type, otd_indexed* out, char* err,
+                      size_t errlen);
+/* reduction: the attribute, NULL when absent ("none"). */
+int otd_map_scatter_elements(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims,
+                             uint32_t u, const int64_t* update_dims, int64_t axis, const char* reduction,
+                             int32_t data_type, int32_t index_type, int32_t update_type, otd_indexed* out,
+                             char* err, size_t errlen);
+int otd_map_scatter_nd(uint32_t r, const int64_t* data_dims, uint32_t q, const int64_t* index_dims, uint32_t u,
+                       const int64_t* update_dims, const char* reduction, int32_t data_type, int32_t index_type,
+                       int32_t update_type, otd_indexed* out, char* err, size_t errlen);
+/* depth: the depth tensor's one value (read on the host); values_count:
+ * the values tensor's element count (2). */
+int otd_map_one_hot(uint32_t q, const int64_t* index_dims, int64_t depth, uint64_t values_count, int64_t axis,
+                    int32_t index_type, int32_t values_type, otd_indexed* out, char* err, size_t errlen);
+/* ranks[3], dims[3], types[3]: condition, X, Y. */
+int otd_map_where(const uint32_t* ranks, const int64_t* const* dims, const int32_t* types, otd_indexed* out,
+                  char* err, size_t errlen);
+
+/* OneHot's host conversion of one index element of ONNX type `type` to INT64
+ * (integers exactly; floats truncated toward 0; NaN, inf and values beyond
+ * INT64 to INT64_MAX, which is out of range: all "off"). */
+int64_t otd_one_hot_index(int32_t type, const void* element);
 
 /* The ONNX per-axis computation alone: first index and element count along one
  * axis of size dim (exposed for unit tests). Returns OTD_OK or OTD_INVALID (step 0). */

@@ -21,7 +21,8 @@ NP_OF = {
 }
 TYPES = list(NP_OF)
 OPSET = 18
-OTD = {0: "ran", 1: "empty", -1: "invalid", -2: "unrepresentable", -3: "dml-failed", -4: "parse-failed"}
+OTD = {0: "ran", 1: "empty", -1: "invalid", -2: "unrepresentable", -3: "dml-failed", -4: "parse-failed",
+       -5: "not-executed"}
 
 
 class Case:
@@ -249,8 +250,293 @@ def gen_expand(rng, i):
                 feeds, 1, f"Expand dtype={tname(elem)} input={shape_in} shape={target}")
 
 
+# ---- data-dependent operators: indices, and this runtime's rules for them ----
+# ONNX calls an out-of-range index an error (OneHot excepted: all "off");
+# this runtime defines it (docs/onnx.md): a negative value counts from the end
+# once, gathers clamp what is still out of range, scatters drop the update.
+# Each generator attaches `ref`, numpy's rendering of those rules, checked
+# whenever onnxruntime refuses or disagrees on such a case.
+
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
+
+
+def index_value(rng, n, oob, signed_min=I64_MIN, signed_max=I64_MAX):
+    """An index into a dimension of n: in range (half of them negative), or,
+    with oob, anywhere including the type's extremes."""
+    if oob and rng.random() < 0.3:
+        return rng.choice([n, n + 3, -n - 1, -n - 7, signed_min, signed_max])
+    i = rng.randrange(n)
+    return i - n if rng.random() < 0.4 else i
+
+
+def indices(rng, shape, n, npdt, oob):
+    lo, hi = (I64_MIN, I64_MAX) if npdt is np.int64 else (-(2**31), 2**31 - 1)
+    vals = [index_value(rng, n, oob, lo, hi) for _ in range(int(np.prod(shape)) if shape else 1)]
+    return np.array(vals, dtype=npdt).reshape(shape)
+
+
+def resolve(i, n):
+    i = int(i)
+    return i + n if i < 0 else i
+
+
+def clamp(i, n):
+    return min(max(resolve(i, n), 0), n - 1)
+
+
+def out_of_range(a, n):
+    return any(not 0 <= resolve(v, n) < n for v in np.asarray(a).reshape(-1))
+
+
+def index_type(rng):
+    return rng.choice([(TensorProto.INT64, np.int64), (TensorProto.INT32, np.int32)])
+
+
+def gen_gather(rng, i):
+    elem = rng.choice(TYPES)
+    r = rng.randint(1, 4)
+    q = rng.randint(0, 3)
+    shape, ishape = shape_of(rng, r), shape_of(rng, q)
+    axis = rng.randrange(-r, r)
+    n = shape[axis % r]
+    it, inp = index_type(rng)
+    idx = indices(rng, ishape, n, inp, rng.random() < 0.15)
+    x = data(rng, shape, NP_OF[elem])
+
+    def ref():
+        return np.take(x, np.vectorize(lambda v: clamp(v, n), otypes=[np.int64])(idx) if idx.size else idx, axis=axis)
+    case = Case("Gather", ("Gather", elem, r, q, axis, it),
+                one_node("Gather", [("x", elem, r), ("i", it, q)], [("y", elem, r + q - 1)], {"axis": axis}),
+                [("x", x), ("i", idx)], 1, f"Gather dtype={tname(elem)} shape={shape} axis={axis} "
+                f"indices={idx.tolist()} ({tname(it)})")
+    case.ref, case.oob = ref, out_of_range(idx, n)
+    return case
+
+
+def gen_gather_elements(rng, i):
+    elem = rng.choice(TYPES)
+    r = rng.randint(1, 4)
+    shape = shape_of(rng, r)
+    axis = rng.randrange(-r, r)
+    a = axis % r
+    ishape = [rng.randint(1, 4) if k == a else (rng.randint(1, d) if rng.random() < 0.3 else d)
+              for k, d in enumerate(shape)]
+    n = shape[a]
+    it, inp = index_type(rng)
+    idx = indices(rng, ishape, n, inp, rng.random() < 0.15)
+    x = data(rng, shape, NP_OF[elem])
+
+    def ref():
+        view = x[tuple(slice(None) if k == a else slice(0, d) for k, d in enumerate(ishape))]
+        return np.take_along_axis(view, np.vectorize(lambda v: clamp(v, n), otypes=[np.int64])(idx), axis=a)
+    case = Case("GatherElements", ("GatherElements", elem, r, axis, it),
+                one_node("GatherElements", [("x", elem, r), ("i", it, r)], [("y", elem, r)], {"axis": axis}),
+                [("x", x), ("i", idx)], 1, f"GatherElements dtype={tname(elem)} shape={shape} axis={axis} "
+                f"indices={idx.tolist()} ({tname(it)})")
+    case.ref, case.oob = ref, out_of_range(idx, n)
+    return case
+
+
+def gen_gather_nd(rng, i):
+    elem = rng.choice(TYPES)
+    r = rng.randint(1, 4)
+    b = rng.randint(0, r - 1) if rng.random() < 0.4 else 0
+    shape = shape_of(rng, r)
+    k = rng.randint(1, r - b)
+    q = b + 1 + rng.randint(0, 2)
+    ishape = shape[:b] + shape_of(rng, q - b - 1) + [k]
+    oob = rng.random() < 0.15
+    vals = np.zeros(ishape, dtype=np.int64)
+    for t in np.ndindex(*ishape[:-1]):
+        for j in range(k):
+            vals[t + (j,)] = index_value(rng, shape[b + j], oob)
+    x = data(rng, shape, NP_OF[elem])
+
+    def ref():
+        out = np.empty(ishape[:-1] + shape[b + k:], dtype=x.dtype)
+        for t in np.ndindex(*ishape[:-1]):
+            coord = t[:b] + tuple(clamp(vals[t + (j,)], shape[b + j]) for j in range(k))
+            out[t] = x[coord]
+        return out
+    case = Case("GatherND", ("GatherND", elem, r, q, b),
+                one_node("GatherND", [("x", elem, r), ("i", TensorProto.INT64, q)],
+                         [("y", elem, q - 1 + r - b - k)], {"batch_dims": b}),
+                [("x", x), ("i", vals)], 1, f"GatherND dtype={tname(elem)} shape={shape} batch_dims={b} "
+                f"indices={vals.tolist()}")
+    case.ref = ref
+    case.oob = any(not 0 <= resolve(vals[t + (j,)], shape[b + j]) < shape[b + j]
+                   for t in np.ndindex(*ishape[:-1]) for j in range(k))
+    return case
+
+
+def gen_scatter_elements(rng, i):
+    elem = rng.choice(TYPES)
+    r = rng.randint(1, 4)
+    shape = shape_of(rng, r)
+    axis = rng.randrange(-r, r)
+    a = axis % r
+    n = shape[a]
+    ishape = [rng.randint(1, n) if k == a else (rng.randint(1, d) if rng.random() < 0.3 else d)
+              for k, d in enumerate(shape)]
+    it, inp = index_type(rng)
+    oob = rng.random() < 0.15
+    if rng.random() < 0.7:  # distinct targets along the axis, as ONNX expects for reduction none
+        idx = np.zeros(ishape, dtype=inp)
+        for t in np.ndindex(*[d for k, d in enumerate(ishape) if k != a]):
+            picks = rng.sample(range(n), ishape[a])
+            for j, p in enumerate(picks):
+                pos = list(t)
+                pos.insert(a, j)
+                idx[tuple(pos)] = p - n if rng.random() < 0.4 else p
+        if oob:
+            idx.reshape(-1)[rng.randrange(idx.size)] = rng.choice([n, -n - 1, n + 5])
+    else:
+        idx = indices(rng, ishape, n, inp, oob)
+    x, upd = data(rng, shape, NP_OF[elem]), data(rng, ishape, NP_OF[elem])
+
+    def ref():
+        out = x.copy()
+        for u in np.ndindex(*ishape):
+            j = resolve(idx[u], n)
+            if 0 <= j < n:
+                pos = list(u)
+                pos[a] = j
+                out[tuple(pos)] = upd[u]
+        return out
+    case = Case("ScatterElements", ("ScatterElements", elem, r, axis, it),
+                one_node("ScatterElements", [("x", elem, r), ("i", it, r), ("u", elem, r)], [("y", elem, r)],
+                         {"axis": axis}),
+                [("x", x), ("i", idx), ("u", upd)], 1, f"ScatterElements dtype={tname(elem)} shape={shape} "
+                f"axis={axis} indices={idx.tolist()} ({tname(it)})")
+    case.ref, case.oob = ref, out_of_range(idx, n)
+    targets = [tuple(resolve(idx[u], n) if k == a else c for k, c in enumerate(u)) for u in np.ndindex(*ishape)]
+    case.dups = len(set(targets)) != len(targets)
+    return case
+
+
+def gen_scatter_nd(rng, i):
+    elem = rng.choice(TYPES)
+    r = rng.randint(1, 4)
+    shape = shape_of(rng, r)
+    k = rng.randint(1, r)
+    lead = shape_of(rng, rng.randint(0, 2))
+    count = int(np.prod(lead)) if lead else 1
+    oob = rng.random() < 0.15
+    space = list(np.ndindex(*shape[:k]))
+    unique = rng.random() < 0.8 and count <= len(space)
+    tuples = rng.sample(space, count) if unique else [rng.choice(space) for _ in range(count)]
+    vals = np.array([[t[j] - shape[j] if rng.random() < 0.4 else t[j] for j in range(k)] for t in tuples],
+                    dtype=np.int64).reshape(lead + [k])
+    if oob:
+        vals.reshape(-1)[rng.randrange(vals.size)] = rng.choice([I64_MIN, I64_MAX, 7, -9])
+    x, upd = data(rng, shape, NP_OF[elem]), data(rng, lead + shape[k:], NP_OF[elem])
+
+    def ref():
+        out = x.copy()
+        for t in np.ndindex(*lead):
+            coord = tuple(resolve(vals[t + (j,)], shape[j]) for j in range(k))
+            if all(0 <= c < shape[j] for j, c in enumerate(coord)):
+                out[coord] = upd[t]
+        return out
+    case = Case("ScatterND", ("ScatterND", elem, r, len(lead) + 1, len(lead) + r - k),
+                one_node("ScatterND", [("x", elem, r), ("i", TensorProto.INT64, len(lead) + 1),
+                                       ("u", elem, len(lead) + r - k)], [("y", elem, r)], {}),
+                [("x", x), ("i", vals), ("u", upd)], 1, f"ScatterND dtype={tname(elem)} shape={shape} "
+                f"indices={vals.tolist()}")
+    case.ref = ref
+    resolved = [tuple(resolve(vals[t + (j,)], shape[j]) for j in range(k)) for t in np.ndindex(*lead)]
+    case.oob = any(not all(0 <= c < shape[j] for j, c in enumerate(t)) for t in resolved)
+    case.dups = len(set(resolved)) != len(resolved)
+    return case
+
+
+# onnxruntime's CPU OneHot kernels: (indices, values/output, depth) types.
+ONE_HOT_TYPES = [(TensorProto.INT64, TensorProto.INT64, TensorProto.INT64),
+                 (TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT64),
+                 (TensorProto.INT64, TensorProto.FLOAT, TensorProto.INT64),
+                 (TensorProto.INT32, TensorProto.FLOAT, TensorProto.INT32),
+                 (TensorProto.INT32, TensorProto.FLOAT, TensorProto.FLOAT),
+                 (TensorProto.FLOAT, TensorProto.FLOAT, TensorProto.FLOAT),
+                 (TensorProto.INT64, TensorProto.INT32, TensorProto.FLOAT),
+                 (TensorProto.INT64, TensorProto.FLOAT, TensorProto.FLOAT)]
+
+
+def gen_one_hot(rng, i):
+    if rng.random() < 0.9:
+        it, vt, dt = rng.choice(ONE_HOT_TYPES)
+    else:
+        it, vt, dt = (rng.choice([t for t in TYPES if t != TensorProto.BOOL]), rng.choice(TYPES),
+                      rng.choice([TensorProto.INT64, TensorProto.FLOAT, TensorProto.INT32]))
+    q = rng.randint(1, 3) if rng.random() < 0.95 else 0  # rank 0: invalid (ONNX's shape inference)
+    ishape = shape_of(rng, q)
+    depth = rng.randint(1, 6)
+    axis = rng.randint(-q - 1, q)
+    vals = [index_value(rng, depth, rng.random() < 0.2, -128, 127) for _ in range(int(np.prod(ishape)) if q else 1)]
+    idx = np.array(vals, dtype=np.float64).astype(NP_OF[it]).reshape(ishape)
+    if np.issubdtype(idx.dtype, np.floating) and rng.random() < 0.3:
+        idx = (idx + np.array(rng.uniform(-0.9, 0.9), dtype=idx.dtype)).astype(idx.dtype)  # truncated toward 0
+    values = data(rng, [2], NP_OF[vt])
+    depth_t = np.array(depth, dtype=NP_OF[dt]) if rng.random() < 0.5 else np.array([depth], dtype=NP_OF[dt])
+
+    def ref():
+        a = axis % (q + 1)
+        out = np.empty(ishape[:a] + [depth] + ishape[a:], dtype=values.dtype)
+        for t in np.ndindex(*ishape):
+            j = resolve(int(idx[t]), depth)  # int(): truncation toward 0
+            for c in range(depth):
+                out[t[:a] + (c,) + t[a:]] = values[1] if c == j else values[0]
+        return out
+    case = Case("OneHot", ("OneHot", it, vt, dt, q, axis, depth_t.ndim),
+                one_node("OneHot", [("i", it, q), ("d", dt, depth_t.ndim), ("v", vt, 1)], [("y", vt, q + 1)],
+                         {"axis": axis}),
+                [("i", idx), ("d", depth_t), ("v", values)], 1, f"OneHot indices={idx.tolist()} ({tname(it)}) "
+                f"depth={depth} ({tname(dt)}) values={values.tolist()} ({tname(vt)}) axis={axis}")
+    case.ref, case.oob = ref, False  # ONNX defines out-of-range OneHot indices: all "off", as here
+    return case
+
+
+def gen_where(rng, i):
+    elem = rng.choice(TYPES)
+    rank = rng.randint(0, 4)
+    out = shape_of(rng, rank)
+    shapes = []
+    for _ in range(3):
+        s = [1 if rng.random() < 0.3 else d for d in out][rng.randint(0, rank):] if rank else []
+        shapes.append(s)
+    if rank and rng.random() < 0.03:
+        shapes[1] = shapes[1] + [7]  # usually does not broadcast
+    c = data(rng, shapes[0], np.bool_)
+    x, y = data(rng, shapes[1], NP_OF[elem]), data(rng, shapes[2], NP_OF[elem])
+    case = Case("Where", ("Where", elem, tuple(len(s) for s in shapes)),
+                one_node("Where", [("c", TensorProto.BOOL, len(shapes[0])), ("x", elem, len(shapes[1])),
+                                   ("y", elem, len(shapes[2]))], [("o", elem, max(len(s) for s in shapes))], {}),
+                [("c", c), ("x", x), ("y", y)], 1, f"Where dtype={tname(elem)} shapes={shapes}")
+    case.ref, case.oob = (lambda: np.where(c, x, y)), False
+    return case
+
+
+INDEXED_GENERATORS = [gen_gather, gen_gather_elements, gen_gather_nd, gen_scatter_elements, gen_scatter_nd,
+                      gen_one_hot, gen_where]
+
+
+def matches_ref(case, outs):
+    if not getattr(case, "ref", None) or not outs:
+        return False
+    want = np.asarray(case.ref())
+    return list(want.shape) == list(outs[0].shape) and want.tobytes() == outs[0].tobytes()
+
+
+def known_error(case, outs):
+    """onnxruntime refused a case whose indices ONNX calls out of range, and
+    this runtime's output follows its own rule (docs/onnx.md), or None."""
+    if getattr(case, "oob", False) and matches_ref(case, outs):
+        rule = "dropped" if case.op.startswith("Scatter") else "clamped"
+        return f"{case.op}: out-of-range index (ONNX: an error, onnxruntime refuses; here {rule})"
+    return None
+
+
 GENERATORS = [gen_concat, gen_split, gen_pad, gen_tile, gen_depth_space, gen_cast, gen_constant_of_shape,
-              gen_range, gen_expand]
+              gen_range, gen_expand] + INDEXED_GENERATORS
 
 
 # ---- running through this runtime ------------------------------------------
@@ -295,6 +581,11 @@ def known(case, outs, ort_outs, undefined):
         rows = differ.any(axis=1)
         if rows.any() and (undefined[rows] != 0).all():
             return "Cast: NaN/inf/out-of-range float into an integer (undefined in ONNX, NaN->0 and saturation here)"
+    if getattr(case, "ref", None) and (getattr(case, "oob", False) or getattr(case, "dups", False)) \
+            and matches_ref(case, outs):
+        if getattr(case, "oob", False):
+            return f"{case.op}: out-of-range index (undefined in ONNX; this runtime's rule, docs/onnx.md)"
+        return f"{case.op}: several updates to one element (ONNX: any; here the last in row-major order)"
     if case.op == "Range":
         s, _, d = (a for _, a in case.feeds)
         if np.issubdtype(s.dtype, np.floating):

@@ -395,6 +395,206 @@ START_TEST(cast_desc)
 }
 END_TEST
 
+static void sizes_are(const otd_indexed_tensor* t, uint32_t rank, const uint32_t* want)
+{
+    for (uint32_t i = 0; i < rank; ++i)
+        ck_assert_msg(t->sizes[i] == want[i], "sizes[%u] = %u, expected %u", i, t->sizes[i], want[i]);
+}
+
+START_TEST(gather_desc)
+{
+    char err[256];
+    otd_indexed m;
+    /* data {5,4,3}, indices {2,6}, axis -2: R = r + q - 1 = 4, right-aligned. */
+    const int64_t data[3] = { 5, 4, 3 }, idx[2] = { 2, 6 };
+    ck_assert_int_eq(otd_map_gather(3, data, 2, idx, -2, TP_FLOAT, TP_INT64, &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.op, DML_OPERATOR_GATHER);
+    ck_assert_uint_eq(m.rank, 4);
+    ck_assert_uint_eq(m.axis, 2);
+    ck_assert_uint_eq(m.index_dimensions, 2);
+    sizes_are(&m.inputs[0], 4, (const uint32_t[]){ 1, 5, 4, 3 });
+    sizes_are(&m.inputs[1], 4, (const uint32_t[]){ 1, 1, 2, 6 });
+    sizes_are(&m.output, 4, (const uint32_t[]){ 5, 2, 6, 3 });
+    ck_assert_uint_eq(m.onnx_rank, 4);
+    ck_assert_int_eq(m.inputs[1].type, DML_TENSOR_DATA_TYPE_INT64);
+    /* A scalar index: the axis disappears; the ONNX output is a scalar for 1-D data. */
+    const int64_t d1[1] = { 4 };
+    ck_assert_int_eq(otd_map_gather(1, d1, 0, NULL, 0, TP_INT8, TP_INT32, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.rank, 1);
+    ck_assert_uint_eq(m.index_dimensions, 0);
+    ck_assert_uint_eq(m.onnx_rank, 0);
+    ck_assert_uint_eq(m.output.sizes[0], 1);
+    ck_assert_uint_eq(m.inputs[1].elements, 1);
+    /* Rank 5 data and rank 5 indices need 9 dimensions. */
+    const int64_t d5[5] = { 2, 2, 2, 2, 2 };
+    ck_assert_int_eq(otd_map_gather(5, d5, 5, d5, 0, TP_FLOAT, TP_INT64, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    ck_assert_int_eq(otd_map_gather(3, data, 2, idx, 3, TP_FLOAT, TP_INT64, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather(3, data, 2, idx, 0, TP_FLOAT, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather(3, data, 2, idx, 0, TP_STRING, TP_INT64, &m, err, sizeof err),
+                     OTD_UNREPRESENTABLE);
+    /* Empty indices: an empty output; empty data with indices: nothing DirectML can bind. */
+    const int64_t none[2] = { 2, 0 }, empty_data[1] = { 0 };
+    ck_assert_int_eq(otd_map_gather(3, data, 2, none, 0, TP_FLOAT, TP_INT64, &m, err, sizeof err), OTD_EMPTY);
+    ck_assert_int_eq(otd_map_gather(1, empty_data, 2, idx, 0, TP_FLOAT, TP_INT64, &m, err, sizeof err),
+                     OTD_UNREPRESENTABLE);
+}
+END_TEST
+
+START_TEST(gather_elements_nd_desc)
+{
+    char err[256];
+    otd_indexed m;
+    /* Indices smaller than the data off the axis: a sub-view with the data's strides. */
+    const int64_t data[2] = { 3, 4 }, idx[2] = { 2, 5 }, big[2] = { 4, 1 };
+    ck_assert_int_eq(otd_map_gather_elements(2, data, 2, idx, 1, TP_UINT16, TP_INT32, &m, err, sizeof err), OTD_OK);
+    sizes_are(&m.inputs[0], 2, (const uint32_t[]){ 2, 4 });
+    ck_assert(m.inputs[0].strided);
+    ck_assert_uint_eq(m.inputs[0].strides[0], 4);
+    ck_assert_uint_eq(m.inputs[0].strides[1], 1);
+    ck_assert_uint_eq(m.inputs[0].elements, 12);
+    sizes_are(&m.output, 2, (const uint32_t[]){ 2, 5 });
+    ck_assert_int_eq(otd_map_gather_elements(2, data, 2, big, 1, TP_UINT16, TP_INT32, &m, err, sizeof err),
+                     OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather_elements(2, data, 1, idx, 1, TP_UINT16, TP_INT32, &m, err, sizeof err),
+                     OTD_INVALID);
+    /* GatherND, batch_dims 1: data {2,3,4}, indices {2,5,2} -> {2,5}. */
+    const int64_t nd_data[3] = { 2, 3, 4 }, nd_idx[3] = { 2, 5, 2 }, nd_long[3] = { 2, 5, 3 }, nd_batch[3] = { 3, 5, 1 };
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 3, nd_idx, 1, TP_DOUBLE, TP_INT64, &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.op, DML_OPERATOR_GATHER_ND1);
+    ck_assert_uint_eq(m.rank, 3);
+    ck_assert_uint_eq(m.input_dimension_count, 3);
+    ck_assert_uint_eq(m.indices_dimension_count, 3);
+    ck_assert_uint_eq(m.batch_dimension_count, 1);
+    sizes_are(&m.output, 3, (const uint32_t[]){ 1, 2, 5 });
+    ck_assert_uint_eq(m.onnx_rank, 2);
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 3, nd_long, 1, TP_DOUBLE, TP_INT64, &m, err, sizeof err),
+                     OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 3, nd_batch, 1, TP_DOUBLE, TP_INT64, &m, err, sizeof err),
+                     OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 3, nd_idx, 3, TP_DOUBLE, TP_INT64, &m, err, sizeof err),
+                     OTD_INVALID);
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 3, nd_idx, 0, TP_DOUBLE, TP_INT32, &m, err, sizeof err),
+                     OTD_INVALID); /* ONNX: INT64 only */
+    /* A full tuple: a rank-1 output of the tuples' count. */
+    const int64_t full[2] = { 7, 3 };
+    ck_assert_int_eq(otd_map_gather_nd(3, nd_data, 2, full, 0, TP_DOUBLE, TP_INT64, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.onnx_rank, 1);
+    sizes_are(&m.output, 3, (const uint32_t[]){ 1, 1, 7 });
+}
+END_TEST
+
+START_TEST(scatter_desc)
+{
+    char err[256];
+    otd_indexed m;
+    const int64_t data[2] = { 3, 4 }, idx[2] = { 2, 5 }, same[2] = { 3, 2 };
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, same, 2, same, 1, NULL, TP_FLOAT, TP_INT64, TP_FLOAT, &m,
+                                              err, sizeof err), OTD_OK);
+    ck_assert(!m.prefill_output);
+    ck_assert_uint_eq(m.input_count, 3);
+    sizes_are(&m.output, 2, (const uint32_t[]){ 3, 4 });
+    /* Indices smaller than the data: input and output are one sub-view over a prefilled output. */
+    const int64_t small[2] = { 2, 2 };
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, small, 2, small, 1, "none", TP_FLOAT, TP_INT64, TP_FLOAT,
+                                              &m, err, sizeof err), OTD_OK);
+    ck_assert(m.prefill_output);
+    sizes_are(&m.inputs[0], 2, (const uint32_t[]){ 2, 4 });
+    sizes_are(&m.output, 2, (const uint32_t[]){ 2, 4 });
+    ck_assert_uint_eq(m.output.strides[0], 4);
+    ck_assert_uint_eq(m.output.elements, 12);
+    ck_assert_uint_eq(m.onnx_dims[0], 3);
+    /* The axis may hold more updates than the data (several to one element); no other dimension may. */
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, idx, 2, idx, 1, NULL, TP_FLOAT, TP_INT64, TP_FLOAT, &m,
+                                              err, sizeof err), OTD_OK);
+    const int64_t tall[2] = { 4, 2 };
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, tall, 2, tall, 1, NULL, TP_FLOAT, TP_INT64, TP_FLOAT, &m,
+                                              err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, same, 2, same, 1, "add", TP_FLOAT, TP_INT64, TP_FLOAT, &m,
+                                              err, sizeof err), OTD_UNREPRESENTABLE);
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, same, 2, same, 1, "sum", TP_FLOAT, TP_INT64, TP_FLOAT, &m,
+                                              err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_scatter_elements(2, data, 2, same, 2, same, 1, NULL, TP_FLOAT, TP_INT64, TP_DOUBLE, &m,
+                                              err, sizeof err), OTD_INVALID);
+    /* ScatterND: data {4,5,6}, indices {3,2}, updates {3,6}. */
+    const int64_t nd[3] = { 4, 5, 6 }, nidx[2] = { 3, 2 }, upd[2] = { 3, 6 }, bad[2] = { 3, 5 };
+    ck_assert_int_eq(otd_map_scatter_nd(3, nd, 2, nidx, 2, upd, NULL, TP_INT8, TP_INT64, TP_INT8, &m, err, sizeof err),
+                     OTD_OK);
+    ck_assert_uint_eq(m.rank, 3);
+    sizes_are(&m.inputs[1], 3, (const uint32_t[]){ 1, 3, 2 });
+    sizes_are(&m.inputs[2], 3, (const uint32_t[]){ 1, 3, 6 });
+    ck_assert_uint_eq(m.input_dimension_count, 3);
+    ck_assert_uint_eq(m.indices_dimension_count, 2);
+    ck_assert_int_eq(otd_map_scatter_nd(3, nd, 2, nidx, 2, bad, NULL, TP_INT8, TP_INT64, TP_INT8, &m, err, sizeof err),
+                     OTD_INVALID);
+    ck_assert_int_eq(otd_map_scatter_nd(3, nd, 2, nidx, 2, upd, "mul", TP_INT8, TP_INT64, TP_INT8, &m, err,
+                                        sizeof err), OTD_UNREPRESENTABLE);
+}
+END_TEST
+
+START_TEST(one_hot_where_desc)
+{
+    char err[256];
+    otd_indexed m;
+    const int64_t idx[2] = { 2, 3 };
+    ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 2, -1, TP_FLOAT, TP_INT32, &m, err, sizeof err), OTD_OK);
+    ck_assert(m.convert_indices);
+    ck_assert_int_eq(m.inputs[0].type, DML_TENSOR_DATA_TYPE_INT64);
+    ck_assert_uint_eq(m.axis, 2);
+    sizes_are(&m.inputs[0], 3, (const uint32_t[]){ 2, 3, 1 });
+    sizes_are(&m.inputs[1], 3, (const uint32_t[]){ 1, 1, 2 });
+    sizes_are(&m.output, 3, (const uint32_t[]){ 2, 3, 5 });
+    ck_assert_int_eq(m.output.type, DML_TENSOR_DATA_TYPE_INT32);
+    ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_OK);
+    ck_assert(!m.convert_indices);
+    sizes_are(&m.inputs[0], 3, (const uint32_t[]){ 1, 2, 3 });
+    sizes_are(&m.output, 3, (const uint32_t[]){ 5, 2, 3 });
+    ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 2, 3, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_one_hot(2, idx, 0, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_one_hot(2, idx, 5, 3, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    ck_assert_int_eq(otd_map_one_hot(0, NULL, 5, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_INVALID);
+    const int64_t r8[8] = { 1, 1, 1, 1, 1, 1, 1, 2 };
+    ck_assert_int_eq(otd_map_one_hot(8, r8, 5, 2, 0, TP_INT64, TP_FLOAT, &m, err, sizeof err), OTD_UNREPRESENTABLE);
+    /* Host conversion of index types DirectML's ONE_HOT lacks. */
+    const float f[3] = { 2.7f, -2.7f, NAN };
+    const uint64_t big = UINT64_MAX;
+    const int8_t neg = -3;
+    ck_assert_int_eq(otd_one_hot_index(TP_FLOAT, &f[0]), 2);
+    ck_assert_int_eq(otd_one_hot_index(TP_FLOAT, &f[1]), -2);
+    ck_assert_int_eq(otd_one_hot_index(TP_FLOAT, &f[2]), INT64_MAX);
+    ck_assert_int_eq(otd_one_hot_index(TP_UINT64, &big), INT64_MAX);
+    ck_assert_int_eq(otd_one_hot_index(TP_INT8, &neg), -3);
+
+    /* Where: condition {3,1}, X {4}, Y a scalar -> {3,4}, strides 0 where each broadcasts. */
+    const int64_t c[2] = { 3, 1 }, x[1] = { 4 }, bad[1] = { 2 };
+    const uint32_t ranks[3] = { 2, 1, 0 };
+    const int64_t* dims[3] = { c, x, NULL };
+    const int32_t types[3] = { TP_BOOL, TP_DOUBLE, TP_DOUBLE };
+    ck_assert_int_eq(otd_map_where(ranks, dims, types, &m, err, sizeof err), OTD_OK);
+    ck_assert_int_eq(m.op, DML_OPERATOR_ELEMENT_WISE_IF);
+    ck_assert_int_eq(m.inputs[0].type, DML_TENSOR_DATA_TYPE_UINT8);
+    sizes_are(&m.output, 2, (const uint32_t[]){ 3, 4 });
+    for (uint32_t t = 0; t < 3; ++t)
+        sizes_are(&m.inputs[t], 2, (const uint32_t[]){ 3, 4 });
+    ck_assert_uint_eq(m.inputs[0].strides[0], 1);
+    ck_assert_uint_eq(m.inputs[0].strides[1], 0);
+    ck_assert_uint_eq(m.inputs[1].strides[0], 0);
+    ck_assert_uint_eq(m.inputs[1].strides[1], 1);
+    ck_assert_uint_eq(m.inputs[2].strides[0], 0);
+    ck_assert_uint_eq(m.inputs[2].strides[1], 0);
+    ck_assert_uint_eq(m.inputs[2].elements, 1);
+    const int64_t* bad_dims[3] = { c, bad, x };
+    const uint32_t bad_ranks[3] = { 2, 1, 1 };
+    ck_assert_int_eq(otd_map_where(bad_ranks, bad_dims, types, &m, err, sizeof err), OTD_INVALID);
+    const int32_t int_cond[3] = { TP_INT32, TP_DOUBLE, TP_DOUBLE };
+    ck_assert_int_eq(otd_map_where(ranks, dims, int_cond, &m, err, sizeof err), OTD_INVALID);
+    /* All scalars: one element, rank 1 in DirectML, 0 in ONNX. */
+    const uint32_t scalars[3] = { 0, 0, 0 };
+    ck_assert_int_eq(otd_map_where(scalars, dims, types, &m, err, sizeof err), OTD_OK);
+    ck_assert_uint_eq(m.rank, 1);
+    ck_assert_uint_eq(m.onnx_rank, 0);
+}
+END_TEST
+
 START_TEST(dtype_table)
 {
     static const struct { int32_t onnx; DML_TENSOR_DATA_TYPE dml; } t[] = {
@@ -478,6 +678,10 @@ int main(void)
     tcase_add_test(tc, split_desc);
     tcase_add_test(tc, fill_and_expand_desc);
     tcase_add_test(tc, cast_desc);
+    tcase_add_test(tc, gather_desc);
+    tcase_add_test(tc, gather_elements_nd_desc);
+    tcase_add_test(tc, scatter_desc);
+    tcase_add_test(tc, one_hot_where_desc);
     tcase_add_test(tc, dtype_table);
     tcase_add_test(tc, tensorproto_wire);
     suite_add_tcase(s, tc);

@@ -4,14 +4,16 @@
  * and test_split_* case (not test_split_to_sequence_*: another operator), every Pad case (test_constant_pad,
  * test_edge_pad, test_reflect_pad, test_wrap_pad where present), every test_cast_* and test_castlike_* case
  * (not the *_expanded ones: those are CastLike's function body, other operators), test_constantofshape_*,
- * test_range_* (single-node) and test_expand_dim_* case, mapped to DML by
+ * test_range_* (single-node) and test_expand_dim_* case, and every test_gather_*, test_gathernd_*,
+ * test_scatter_*, test_scatternd*, test_onehot_* and test_where_* case, mapped to DML by
  * onnx_to_dml.c and run on the "cpu" and "cudaemu" backends, compared bit-exactly
  * with output_0.pb.
  *
  * The data directory is ONNX_NODE_TESTDATA (set by CMake when the package is
  * found). Without it the suite exits 77 (CTest: skipped) after one
  * "SKIPPED: ..." line saying why.
- * Each case prints one line:  "onnx-node <case> [<backend>]: pass" or ": skip (<why>)", or for a Cast
+ * Each case prints one line:  "onnx-node <case> [<backend>]: pass" or ": skip (<why>)" (a plan kind the
+ * backend does not execute yet is "skip (not executed: ...)", never a pass), or for a Cast
  * whose expected values ONNX leaves undefined and DirectML's rules define (NaN or out-of-range float into
  * an integer; docs/onnx.md) ": known difference (<which>)" after every other element matched exactly.
  */
@@ -33,6 +35,18 @@ static const char* const g_backends[] = { "cpu", "cudaemu" };
 static int cmp_str(const void* a, const void* b)
 {
     return strcmp(a, b);
+}
+
+/* Gather, GatherElements, GatherND, ScatterElements (and Scatter), ScatterND,
+ * OneHot and Where: every case of those node types. */
+static bool indexed_case(const char* name)
+{
+    static const char* const prefixes[] = { "test_gather_", "test_gathernd_", "test_scatter_", "test_scatternd",
+                                            "test_onehot_", "test_where_" };
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; ++i)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
 }
 
 /* Lists the cases; false when there is no data directory to list. */
@@ -59,7 +73,8 @@ static bool discover(void)
             !strncmp(e->d_name, "test_constantofshape_", 21) || !strncmp(e->d_name, "test_expand_dim_", 16) ||
             (!strncmp(e->d_name, "test_range_", 11) && !strstr(e->d_name, "_expanded")) ||
             ((!strncmp(e->d_name, "test_cast_", 10) || !strncmp(e->d_name, "test_castlike_", 14)) &&
-             !strstr(e->d_name, "_expanded")))
+             !strstr(e->d_name, "_expanded")) ||
+            indexed_case(e->d_name))
             snprintf(g_cases[g_case_count++], sizeof g_cases[0], "%s", e->d_name);
     }
     closedir(dp);
@@ -190,7 +205,10 @@ START_TEST(onnx_case)
     ck_assert_msg(DML_SUCCEEDED(dr), "%s: %s", backend, dev.message);
     static conf_node_result res;
     int r = conf_node_run(&dev, &m, node_inputs, m.input_count, n, &res);
-    if (r == OTD_UNREPRESENTABLE) { /* types DirectML lacks, Pad's wrap mode and negative pads */
+    if (r == CONF_NODE_NOT_EXECUTED) { /* a plan kind this backend does not run (yet): never a pass */
+        snprintf(why, sizeof why, "skip (not executed: %s)", res.message);
+        report(name, backend, why);
+    } else if (r == OTD_UNREPRESENTABLE) { /* types DirectML lacks, Pad's wrap mode and negative pads */
         snprintf(why, sizeof why, "skip (unsupported: %s)", res.message);
         report(name, backend, why);
     } else if (r == OTD_EMPTY) {
@@ -261,6 +279,23 @@ START_TEST(found_cases)
     ck_assert_int_ge(expand, 2); /* dim_changed, dim_unchanged */
     ck_assert_int_ge(cast, 10);   /* the float pairs, BFLOAT16 and STRING (skipped) */
     ck_assert_int_ge(castlike, 10);
+    int gather = 0, gather_elements = 0, gather_nd = 0, scatter = 0, scatter_nd = 0, one_hot = 0, where = 0;
+    for (int i = 0; i < g_case_count; ++i) {
+        gather_elements += !strncmp(g_cases[i], "test_gather_elements_", 21);
+        gather += !strncmp(g_cases[i], "test_gather_", 12) && strncmp(g_cases[i], "test_gather_elements_", 21);
+        gather_nd += !strncmp(g_cases[i], "test_gathernd_", 14);
+        scatter += !strncmp(g_cases[i], "test_scatter_", 13);
+        scatter_nd += !strncmp(g_cases[i], "test_scatternd", 14);
+        one_hot += !strncmp(g_cases[i], "test_onehot_", 12);
+        where += !strncmp(g_cases[i], "test_where_", 11);
+    }
+    ck_assert_int_ge(gather, 4);          /* 0, 1, 2d_indices, negative_indices */
+    ck_assert_int_ge(gather_elements, 3); /* 0, 1, negative_indices */
+    ck_assert_int_ge(gather_nd, 3);       /* float32, int32, int32_batch_dim1 */
+    ck_assert_int_ge(scatter, 6);         /* scatter_elements_* (duplicate_indices: reduction add) and opset 9's */
+    ck_assert_int_ge(scatter_nd, 3);      /* none, add, multiply */
+    ck_assert_int_ge(one_hot, 4);
+    ck_assert_int_ge(where, 2);
 }
 END_TEST
 

@@ -141,11 +141,12 @@ static void reference(const dml_plan* p, const dml_plan_args* a, byte* out)
             break;
         case DML_PLAN_SCATTER: {
             int valid = 1;
-            for (uint32_t k = 0; k < p->index_count; ++k) {
+            for (uint32_t k = 0; k < p->index_count && valid; ++k) {
                 uint64_t position = 0;
-                valid = valid && dml_index_resolve(ref_index(p, a->lengths, len + (int64_t)k * p->index_step),
-                                     p->index_signed, p->index_sizes[k], &position);
-                dst += (int64_t)position * p->index_strides[k];
+                valid = dml_index_resolve(ref_index(p, a->lengths, len + (int64_t)k * p->index_step),
+                    p->index_signed, p->index_sizes[k], &position);
+                if (valid)
+                    dst += (int64_t)position * p->index_strides[k];
             }
             /* A target beyond the bound output is dropped too: never written. */
             from = valid && dst >= 0 && dst < out_elements ? in + src * E : NULL;

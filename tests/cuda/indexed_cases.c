@@ -319,7 +319,8 @@ static void make_select(indexed_case* c, uint64_t max, indexed_rng* r)
 }
 
 /* ONE_HOT: the depth on axis a (or dropped: depth 1, axis -1), an index per
- * sequence, off and on the values' elements 0 and 1 (input2 and input). */
+ * sequence, off and on the values' elements 0 and 1 (on is the input, off
+ * the second input: plan.h). */
 static void make_one_hot(indexed_case* c, uint64_t max, indexed_rng* r)
 {
     dml_plan* p = &c->plan;
@@ -338,8 +339,8 @@ static void make_one_hot(indexed_case* c, uint64_t max, indexed_rng* r)
         stride *= d == a ? 1 : (int64_t)p->sizes[d];
     }
     p->len_offset = (int64_t)below(r, 3);
-    p->in_offset = 1; /* "on" (plan.h), as one_hot.c lowers it */
-    p->in2_offset = 0;
+    p->in_offset = 1; /* on: ValuesTensor's second element */
+    p->in2_offset = 0; /* off: its first */
     snprintf(c->name, sizeof c->name, "one_hot rank %u axis %d depth %llu", p->rank, p->axis,
         (unsigned long long)p->index_sizes[0]);
 }
@@ -602,7 +603,7 @@ void indexed_case_reference(indexed_case* c)
             const __int128 v = from_end(index_value(c, len), p->index_sizes[0]);
             const uint64_t j = p->axis >= 0 ? co[p->axis] : 0;
             const int hot = v >= 0 && v < (__int128)p->index_sizes[0] && v == (__int128)j;
-            from = hot ? c->input + in * (int64_t)e : c->input2 + in2 * (int64_t)e; /* plan.h: input is "on" */
+            from = hot ? c->input + in * (int64_t)e : c->input2 + in2 * (int64_t)e; /* on : off */
         }
         }
         if (keep)

@@ -371,7 +371,7 @@ START_TEST(natural_layouts_coalesce)
     o.out_strides[0] = 16;
     o.out_strides[1] = 1;
     o.len_strides[0] = 1;
-    o.in_offset = 1; /* "on"; input2 at 0 is "off" */
+    o.in_offset = 1; /* on; off at 0 */
     measure(&o, 8, 4096 * 4, 8, 4096 * 16 * 4, spread_indices, &load, &store);
     ck_assert_msg(store >= 0.99, "ONE_HOT: store %.3f", store);
 }

@@ -120,12 +120,8 @@ static DML_RESULT parse_gather_elements(const void* desc, dml_op* op)
         return r;
     const dml_tensor* in = &op->inputs[0];
     const dml_tensor* idx = &op->inputs[1];
-    if (d->Axis >= in->rank)
-        DML_OP_FAIL("%s: Axis = %u; must be less than InputTensor.DimensionCount %u", call, d->Axis, in->rank);
-    for (uint32_t i = 0; i < in->rank; ++i)
-        if (i != d->Axis && idx->sizes[i] != in->sizes[i])
-            DML_OP_FAIL("%s: IndicesTensor.Sizes[%u] = %u differs from InputTensor.Sizes[%u] = %u (they must agree "
-                "on every dimension but Axis %u)", call, i, idx->sizes[i], i, in->sizes[i], d->Axis);
+    if ((r = dml_op_check_elements_axis(call, d->Axis, in, idx)) < 0)
+        return r;
     if ((r = dml_op_check_same_shape(call, "IndicesTensor", idx, "OutputTensor", &op->outputs[0], false)) < 0)
         return r;
     p->axis = d->Axis;

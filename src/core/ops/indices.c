@@ -21,6 +21,18 @@ DML_RESULT dml_op_check_indices(const char* call, const char* field, const dml_t
     }
 }
 
+DML_RESULT dml_op_check_elements_axis(const char* call, uint32_t axis, const dml_tensor* data,
+    const dml_tensor* indices)
+{
+    if (axis >= data->rank)
+        DML_OP_FAIL("%s: Axis = %u; must be less than InputTensor.DimensionCount %u", call, axis, data->rank);
+    for (uint32_t i = 0; i < data->rank; ++i)
+        if (i != axis && indices->sizes[i] != data->sizes[i])
+            DML_OP_FAIL("%s: IndicesTensor.Sizes[%u] = %u differs from InputTensor.Sizes[%u] = %u (they must agree "
+                "on every dimension but Axis %u)", call, i, indices->sizes[i], i, data->sizes[i], axis);
+    return DML_S_OK;
+}
+
 void dml_op_set_indices(dml_plan_builder* builder, const dml_tensor* indices)
 {
     builder->plan.lengths_element_size = indices->element_size;

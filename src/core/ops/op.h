@@ -160,6 +160,11 @@ DML_RESULT dml_op_check_same_shape(const char* call, const char* a_field, const 
 /* IndicesTensor's type rule: INT32, INT64, UINT32 or UINT64. */
 DML_RESULT dml_op_check_indices(const char* call, const char* field, const dml_tensor* indices);
 
+/* GATHER_ELEMENTS' and SCATTER_ELEMENTS' rule: Axis below the rank, the
+ * indices' sizes the input's on every other dimension. */
+DML_RESULT dml_op_check_elements_axis(const char* call, uint32_t axis, const dml_tensor* data,
+    const dml_tensor* indices);
+
 /* Sets how the plan reads indices (element size, signedness). */
 void dml_op_set_indices(dml_plan_builder* builder, const dml_tensor* indices);
 
