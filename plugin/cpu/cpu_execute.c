@@ -845,6 +845,16 @@ static void run_range_chunk(void* context, unsigned task)
     run_range(s, begin, count - begin < s->chunk ? count : begin + s->chunk);
 }
 
+/* Whether a plan's dense output goes out through the L1 buffer and
+ * non-temporal stores. Not an indexed gather's: its rows come from random
+ * places, and staging them costs more than the stores save (GATHER of
+ * 256-byte rows at 64 MiB: 8.7 ms streamed, 7.5 ms not; 1 KiB rows even). */
+static int output_streams(const dml_plan* plan)
+{
+    return plan->kind != DML_PLAN_INDEXED && dml_cpu_output_streams(plan->element_count * plan->element_size) &&
+        output_is_dense(plan);
+}
+
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn)
 {
@@ -853,7 +863,7 @@ unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsi
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available ? available : 1);
     range_split s = { plan, args, fn, (count + threads - 1) / threads, 0 };
-    s.streamed = dml_cpu_output_streams(count * plan->element_size) && output_is_dense(plan);
+    s.streamed = output_streams(plan);
     if (threads < 2 || count < threads) {
         run_range(&s, 0, count);
         return 1;
