@@ -438,9 +438,10 @@ static DML_RESULT plan_step(compiler* c, const node* n, const dml_op_step* step,
         if (writer && dml_plan_compose(&out->plan, &writer->plan, &composed, &lengths_from)) {
             out->plan = composed;
             out->input = writer->input;
-            if (lengths_from == DML_LENGTHS_PRODUCER)
+            if (lengths_from == DML_LENGTHS_PRODUCER) {
                 out->lengths = writer->lengths;
-            else if (lengths_from == DML_LENGTHS_NONE)
+                out->input2 = writer->input2;
+            } else if (lengths_from == DML_LENGTHS_NONE)
                 out->lengths = (dml_source){ DML_SOURCE_NONE, 0, 0 };
             return DML_S_OK;
         }

@@ -18,7 +18,7 @@
 typedef struct wdim {
     uint64_t size;
     uint64_t range; /* coordinates it reaches: size, or the reversal's axis_size on the consumer's axis */
-    int64_t in, out, len;
+    int64_t in, out, len, in2;
     bool is_axis;
     int64_t digit[DML_PLAN_MAX_RANK];
     int32_t index_k; /* an INDEXED consumer's index component k as a dimension (its values' range); else -1 */
@@ -122,8 +122,10 @@ static uint64_t run_length(const dml_plan* p, const int64_t* base, const int64_t
  * `run` steps, it is split into (size / run, run): a walk that carries into
  * another digit can stay affine only when every carry happens at the same
  * step, and the first carry is at `run`. The outer part is appended at
- * w[*n], to be walked in turn. */
-static bool walk(const layout* l, int64_t start, const int64_t* base, wdim* w, uint32_t* n, uint32_t j)
+ * w[*n], to be walked in turn, or, keeping the order of the walk (a
+ * scatter's), inserted at w[j] with the rest moved up (walked next). */
+static bool walk(const layout* l, int64_t start, const int64_t* base, wdim* w, uint32_t* n, uint32_t j,
+    bool keep_order)
 {
     wdim* d = &w[j];
     memset(d->digit, 0, sizeof d->digit);
@@ -143,17 +145,24 @@ static bool walk(const layout* l, int64_t start, const int64_t* base, wdim* w, u
     outer.size = outer.range = d->size / run;
     if (__builtin_mul_overflow(d->in, (int64_t)run, &outer.in) ||
         __builtin_mul_overflow(d->out, (int64_t)run, &outer.out) ||
-        __builtin_mul_overflow(d->len, (int64_t)run, &outer.len))
+        __builtin_mul_overflow(d->len, (int64_t)run, &outer.len) ||
+        __builtin_mul_overflow(d->in2, (int64_t)run, &outer.in2))
         return false;
     d->size = d->range = run;
-    w[(*n)++] = outer;
+    if (keep_order) { /* a scatter's walk keeps its order: the outer part goes right before */
+        memmove(&w[j + 1], &w[j], (*n - j) * sizeof *w);
+        w[j] = outer;
+        ++*n;
+    } else {
+        w[(*n)++] = outer;
+    }
     return true;
 }
 
 /* One dimension of the composed gather. */
 typedef struct rdim {
     uint64_t size;
-    int64_t in, out, len;
+    int64_t in, out, len, in2;
     bool is_axis;
 } rdim;
 
@@ -164,15 +173,16 @@ static bool continues(int64_t outer, int64_t inner, uint64_t size)
 }
 
 /* Drops unit dimensions (not the axis), orders by decreasing output stride
- * and merges affine neighbours, as dml_plan_normalize does, so that more than
- * DML_PLAN_MAX_RANK split dimensions can still fit a plan. */
-static uint32_t squeeze(rdim* d, uint32_t n)
+ * (unless the order is a scatter's) and merges affine neighbours, as
+ * dml_plan_normalize does, so that more than DML_PLAN_MAX_RANK split
+ * dimensions can still fit a plan. */
+static uint32_t squeeze(rdim* d, uint32_t n, bool keep_order)
 {
     uint32_t m = 0;
     for (uint32_t j = 0; j < n; ++j)
         if (d[j].size > 1 || d[j].is_axis)
             d[m++] = d[j];
-    for (uint32_t j = 1; j < m; ++j) {
+    for (uint32_t j = 1; j < m && !keep_order; ++j) {
         rdim t = d[j];
         uint32_t k = j;
         for (; k > 0 && d[k - 1].out < t.out; --k)
@@ -186,7 +196,8 @@ static uint32_t squeeze(rdim* d, uint32_t n)
         rdim* outer = &d[k];
         const rdim* inner = &d[j];
         if (!outer->is_axis && !inner->is_axis && continues(outer->in, inner->in, inner->size) &&
-            continues(outer->out, inner->out, inner->size) && continues(outer->len, inner->len, inner->size)) {
+            continues(outer->out, inner->out, inner->size) && continues(outer->len, inner->len, inner->size) &&
+            continues(outer->in2, inner->in2, inner->size)) {
             uint64_t size = outer->size * inner->size;
             *outer = *inner;
             outer->size = size;
@@ -203,16 +214,23 @@ static uint32_t input_element_size(const dml_plan* plan)
     return plan->kind == DML_PLAN_CAST ? plan->in_element_size : plan->element_size;
 }
 
+static bool reads_data(uint32_t kind)
+{
+    return kind == DML_PLAN_INDEXED || kind == DML_PLAN_SELECT || kind == DML_PLAN_SCATTER || kind == DML_PLAN_ONE_HOT;
+}
+
 /* Which kinds compose: gathers and reversals with each other (not two
  * reversals), a cast with a plain gather on either side (the result
  * converts each element once, as the cast alone did), a gather reading
- * a fill (a fill at the positions the gather reads), and an indexed gather
- * with a plain gather on either side. */
+ * a fill (a fill at the positions the gather reads), an indexed gather or
+ * a select with a plain gather on either side, and a scatter reading its
+ * updates from a plain gather. */
 static bool kinds_compose(const dml_plan* q, const dml_plan* p)
 {
-    if (q->kind == DML_PLAN_INDEXED || p->kind == DML_PLAN_INDEXED)
-        return (q->kind == DML_PLAN_INDEXED && p->kind == DML_PLAN_GATHER) ||
-            (q->kind == DML_PLAN_GATHER && p->kind == DML_PLAN_INDEXED);
+    if (reads_data(q->kind) || reads_data(p->kind))
+        return (p->kind == DML_PLAN_GATHER &&
+                   (q->kind == DML_PLAN_INDEXED || q->kind == DML_PLAN_SELECT || q->kind == DML_PLAN_SCATTER)) ||
+            (q->kind == DML_PLAN_GATHER && (p->kind == DML_PLAN_INDEXED || p->kind == DML_PLAN_SELECT));
     bool q_plain = q->kind == DML_PLAN_GATHER || q->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     bool p_plain = p->kind == DML_PLAN_GATHER || p->kind == DML_PLAN_REVERSE_SUBSEQUENCES;
     if (q_plain && p_plain)
@@ -241,18 +259,23 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     for (uint32_t j = 0; j < n; ++j) {
         bool is_axis = q_reverses && (int32_t)j == q->axis;
         w[j] = (wdim){ q->sizes[j], is_axis ? q->axis_size : q->sizes[j], q->in_strides[j], q->out_strides[j],
-            q->len_strides[j], is_axis, { 0 }, -1 };
+            q->len_strides[j], q->in2_strides[j], is_axis, { 0 }, -1 };
     }
     /* An indexed consumer's index components read positions 0 ..
      * index_sizes[k] - 1 (after the clamp) at stride index_strides[k]: walked
      * as dimensions of that range, each must map to one stride of P's input. */
     const bool q_indexed = q->kind == DML_PLAN_INDEXED, p_indexed = p->kind == DML_PLAN_INDEXED;
+    const bool q_selects = q->kind == DML_PLAN_SELECT, p_selects = p->kind == DML_PLAN_SELECT;
+    const bool q_scatters = q->kind == DML_PLAN_SCATTER;
     for (uint32_t k = 0; q_indexed && k < q->index_count; ++k)
-        w[n++] = (wdim){ q->index_sizes[k], q->index_sizes[k], q->index_strides[k], 0, 0, false, { 0 }, (int32_t)k };
+        w[n++] = (wdim){ q->index_sizes[k], q->index_sizes[k], q->index_strides[k], 0, 0, 0, false, { 0 }, (int32_t)k };
     /* Each dimension alone, split where it carries; then all of them together. */
-    for (uint32_t j = 0; j < n; ++j)
-        if (!walk(&l, start, base, w, &n, j))
+    for (uint32_t j = 0; j < n;) {
+        uint32_t before = n;
+        if (!walk(&l, start, base, w, &n, j, q_scatters))
             return false;
+        j += q_scatters && n > before ? 0 : 1; /* w[j] is now an outer part, not yet walked */
+    }
     for (uint32_t i = 0; i < p->rank; ++i)
         if (!digit_in_range(p, base, w, n, i))
             return false;
@@ -277,7 +300,7 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
              * reading what the producer wrote there (position L - 1). */
             if (n == WORK_RANK)
                 return false;
-            w[n] = (wdim){ 1, 1, 0, 0, 0, false, { 0 }, -1 };
+            w[n] = (wdim){ 1, 1, 0, 0, 0, 0, false, { 0 }, -1 };
             w[n].digit[a] = 1;
             p_axis_dim = (int32_t)n++;
         }
@@ -314,9 +337,10 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         r.lengths_element_size = q->lengths_element_size;
         r.len_offset = q->len_offset;
     }
-    const dml_plan* indexed = p_indexed ? p : q_indexed ? q : NULL;
-    if (indexed) { /* the index read and its bounds; strides below */
-        r.kind = DML_PLAN_INDEXED;
+    /* A scatter's index terms are its output's: they stay as they are. */
+    const dml_plan* indexed = p_indexed ? p : q_indexed || q_scatters ? q : NULL;
+    if (indexed) { /* the index read and its bounds; an indexed consumer's strides below */
+        r.kind = indexed->kind;
         r.lengths_element_size = indexed->lengths_element_size;
         r.index_signed = indexed->index_signed;
         r.index_count = indexed->index_count;
@@ -325,10 +349,20 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         memcpy(r.index_strides, indexed->index_strides, sizeof r.index_strides);
         r.len_offset = indexed->len_offset;
     }
-    /* P's lengths (a reversal's, an indexed gather's) are read at P's coordinates. */
-    const bool p_lengths = p_reverses || p_indexed;
+    const dml_plan* select = p_selects ? p : q_selects ? q : NULL;
+    if (select) { /* the condition and the second input; P's are moved to its coordinates below */
+        r.kind = DML_PLAN_SELECT;
+        r.lengths_element_size = select->lengths_element_size;
+        r.len_offset = select->len_offset;
+        r.in2_offset = select->in2_offset;
+    }
+    /* P's lengths (a reversal's, an indexed gather's, a select's condition)
+     * and a select's second input are read at P's coordinates. */
+    const bool p_lengths = p_reverses || p_indexed || p_selects;
+    const bool q_lengths = q_reverses || q_indexed || q_selects || q_scatters;
     for (uint32_t i = 0; i < p->rank; ++i) {
-        if (!mul_add(&r.in_offset, base[i], p->in_strides[i]))
+        if (!mul_add(&r.in_offset, base[i], p->in_strides[i]) ||
+            (p_selects && !mul_add(&r.in2_offset, base[i], p->in2_strides[i])))
             return false;
         if (p_lengths && (int32_t)i != p->axis && !mul_add(&r.len_offset, base[i], p->len_strides[i]))
             return false;
@@ -336,9 +370,10 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
     rdim d[WORK_RANK];
     uint32_t m = 0;
     for (uint32_t j = 0; j < n; ++j) {
-        int64_t in = 0, len = 0;
+        int64_t in = 0, len = 0, in2 = p_selects ? 0 : w[j].in2;
         for (uint32_t i = 0; i < p->rank; ++i) {
-            if (!mul_add(&in, w[j].digit[i], p->in_strides[i]))
+            if (!mul_add(&in, w[j].digit[i], p->in_strides[i]) ||
+                (p_selects && !mul_add(&in2, w[j].digit[i], p->in2_strides[i])))
                 return false;
             if (p_lengths && (int32_t)i != p->axis && !mul_add(&len, w[j].digit[i], p->len_strides[i]))
                 return false;
@@ -347,14 +382,14 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
             r.index_strides[w[j].index_k] = in;
             continue;
         }
-        d[m] = (rdim){ w[j].size, in, w[j].out, len, w[j].is_axis || (int32_t)j == p_axis_dim };
-        if (q_reverses || q_indexed)
+        d[m] = (rdim){ w[j].size, in, w[j].out, len, in2, w[j].is_axis || (int32_t)j == p_axis_dim };
+        if (q_lengths)
             d[m].len = w[j].len;
         if (d[m].is_axis && p_reverses)
             d[m].len = 0;
         ++m;
     }
-    n = squeeze(d, m);
+    n = squeeze(d, m, q_scatters);
     if (n > DML_PLAN_MAX_RANK)
         return false;
     r.rank = n;
@@ -363,12 +398,12 @@ bool dml_plan_compose(const dml_plan* q, const dml_plan* p, dml_plan* result, dm
         r.in_strides[j] = d[j].in;
         r.out_strides[j] = d[j].out;
         r.len_strides[j] = d[j].len;
+        r.in2_strides[j] = d[j].in2;
         if (d[j].is_axis)
             r.axis = (int32_t)j;
     }
     dml_plan_normalize(&r);
     *result = r;
-    *lengths_from = p_lengths ? DML_LENGTHS_PRODUCER : q_reverses || q_indexed ? DML_LENGTHS_CONSUMER
-                                                                                : DML_LENGTHS_NONE;
+    *lengths_from = p_lengths ? DML_LENGTHS_PRODUCER : q_lengths ? DML_LENGTHS_CONSUMER : DML_LENGTHS_NONE;
     return true;
 }

@@ -50,6 +50,16 @@
  * carry), which becomes the result's index_strides[k]; Q's indices stay
  * Q's. Two indexed gathers, or one with any other kind, do not compose.
  *
+ * A select (DML_PLAN_SELECT) composes with a plain gather on either side.
+ * As the consumer, the gather feeds its first input (the one the plan walks
+ * by in_strides); its condition and second input stay its own. As the
+ * producer, its condition and both inputs are read at its coordinates of
+ * what Q reads. A scatter composes as the consumer of the gather producing
+ * its updates: its output side (offsets and index terms) stays its own, and
+ * its dimensions keep their order (the order its updates are applied in,
+ * which decides between duplicate targets): a split dimension's outer part
+ * is walked right before its inner part.
+ *
  * A CAST composes with a plain gather on either side: the result is a CAST
  * (its types and element sizes) over the composed positions, each element
  * still converted once. The intermediate's element size is P's output's and
@@ -67,7 +77,7 @@
 typedef enum dml_lengths_from {
     DML_LENGTHS_NONE = 0,     /* the result is a gather */
     DML_LENGTHS_CONSUMER = 1, /* the result reads the consumer's lengths */
-    DML_LENGTHS_PRODUCER = 2, /* the result reads the producer's lengths */
+    DML_LENGTHS_PRODUCER = 2, /* the result reads the producer's lengths (and second input) */
 } dml_lengths_from;
 
 /* The plan reading what `producer` reads and writing what `consumer` writes,

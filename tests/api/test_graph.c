@@ -1372,6 +1372,77 @@ START_TEST(cast_between_transpose_and_slice_fuses)
 }
 END_TEST
 
+/* The data-reading kinds fuse with transposes (plan_compose.h); their
+ * results are checked in test_select.c and test_scatter.c, the step counts
+ * here: transpose -> ELEMENT_WISE_IF (A) -> transpose is one step, with no
+ * temporary; a transpose feeding SCATTER_ELEMENTS's updates leaves its two
+ * steps (the copy of the input, the updates). */
+START_TEST(transposes_fuse_into_select_and_scatter)
+{
+    uint32_t s43[2] = { 4, 3 }, s34[2] = { 3, 4 }, t43[2] = { 1, 4 }, t34[2] = { 1, 3 }, b43[2] = { 1, 0 };
+    h_tensor x_t, a, cond, b, s_out, s_t, y;
+    h_tensor_init(&x_t, DML_TENSOR_DATA_TYPE_INT32, 2, s43, t43);
+    h_tensor_init(&a, DML_TENSOR_DATA_TYPE_INT32, 2, s43, NULL);
+    h_tensor_init(&cond, DML_TENSOR_DATA_TYPE_UINT8, 2, s43, NULL);
+    h_tensor_init(&b, DML_TENSOR_DATA_TYPE_INT32, 2, s43, b43);
+    h_tensor_init(&s_out, DML_TENSOR_DATA_TYPE_INT32, 2, s43, NULL);
+    h_tensor_init(&s_t, DML_TENSOR_DATA_TYPE_INT32, 2, s34, t34);
+    h_tensor_init(&y, DML_TENSOR_DATA_TYPE_INT32, 2, s34, NULL);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC ta = { &x_t.desc, &a.desc, NULL }, ty = { &s_t.desc, &y.desc, NULL };
+    DML_ELEMENT_WISE_IF_OPERATOR_DESC wi = { &cond.desc, &a.desc, &b.desc, &s_out.desc };
+    const DML_OPERATOR_DESC ods[3] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &ta }, { DML_OPERATOR_ELEMENT_WISE_IF, &wi },
+        { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &ty } };
+    DMLOperator ops[3];
+    DML_OPERATOR_GRAPH_NODE_DESC on[3];
+    DML_GRAPH_NODE_DESC nodes[3];
+    for (int k = 0; k < 3; ++k) {
+        h_assert_ok(dmlDeviceCreateOperator(H.device, &ods[k], &ops[k]));
+        on[k] = (DML_OPERATOR_GRAPH_NODE_DESC){ ops[k], "node" };
+        nodes[k] = (DML_GRAPH_NODE_DESC){ DML_GRAPH_NODE_TYPE_OPERATOR, &on[k] };
+    }
+    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 1, 0, NULL }, i1 = { 1, 0, 0, NULL }, i2 = { 2, 1, 2, NULL };
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC m0 = { 0, 0, 1, 1, NULL }, m1 = { 1, 0, 2, 0, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { 2, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC ie[3] = { { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, { DML_GRAPH_EDGE_TYPE_INPUT, &i1 },
+        { DML_GRAPH_EDGE_TYPE_INPUT, &i2 } };
+    DML_GRAPH_EDGE_DESC me[2] = { { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m0 }, { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m1 } };
+    DML_GRAPH_EDGE_DESC oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
+    DML_GRAPH_DESC gd = { 3, 1, 3, nodes, 3, ie, 1, &oe, 2, me };
+    uint32_t steps = 0;
+    DMLCompiledOperator co = compile_counting(&gd, &steps);
+    ck_assert_msg(steps == 1, "transpose -> ELEMENT_WISE_IF -> transpose compiled to %u steps, expected 1", steps);
+    ck_assert_uint_eq(dmlDispatchableGetBindingProperties(co).TemporaryResourceSize, 0);
+    dmlRelease(co);
+    for (int k = 0; k < 3; ++k)
+        dmlRelease(ops[k]);
+
+    /* x {4,3}, indices {4,3} (Axis 1), updates: u {3,4} read transposed. */
+    h_tensor idx, sx, sy;
+    h_tensor_init(&idx, DML_TENSOR_DATA_TYPE_INT32, 2, s43, NULL);
+    h_tensor_init(&sx, DML_TENSOR_DATA_TYPE_INT32, 2, s43, NULL);
+    h_tensor_init(&sy, DML_TENSOR_DATA_TYPE_INT32, 2, s43, NULL);
+    DML_SCATTER_ELEMENTS_OPERATOR_DESC sc = { &sx.desc, &idx.desc, &a.desc, &sy.desc, 1 };
+    const DML_OPERATOR_DESC sods[2] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &ta }, { DML_OPERATOR_SCATTER_ELEMENTS, &sc } };
+    for (int k = 0; k < 2; ++k) {
+        h_assert_ok(dmlDeviceCreateOperator(H.device, &sods[k], &ops[k]));
+        on[k] = (DML_OPERATOR_GRAPH_NODE_DESC){ ops[k], "node" };
+    }
+    DML_INPUT_GRAPH_EDGE_DESC j0 = { 0, 1, 0, NULL }, j1 = { 1, 1, 1, NULL }, j2 = { 2, 0, 0, NULL };
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC n0 = { 0, 0, 1, 2, NULL };
+    DML_OUTPUT_GRAPH_EDGE_DESC p0 = { 1, 0, 0, NULL };
+    DML_GRAPH_EDGE_DESC je[3] = { { DML_GRAPH_EDGE_TYPE_INPUT, &j0 }, { DML_GRAPH_EDGE_TYPE_INPUT, &j1 },
+        { DML_GRAPH_EDGE_TYPE_INPUT, &j2 } };
+    DML_GRAPH_EDGE_DESC ne = { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &n0 }, pe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &p0 };
+    DML_GRAPH_DESC sgd = { 3, 1, 2, nodes, 3, je, 1, &pe, 1, &ne };
+    co = compile_counting(&sgd, &steps);
+    ck_assert_msg(steps == 2, "transpose -> SCATTER_ELEMENTS's updates compiled to %u steps, expected 2", steps);
+    ck_assert_uint_eq(dmlDispatchableGetBindingProperties(co).TemporaryResourceSize, 0);
+    dmlRelease(co);
+    for (int k = 0; k < 2; ++k)
+        dmlRelease(ops[k]);
+}
+END_TEST
+
 static Suite* graph_suite(void)
 {
     Suite* s = suite_create("graph");
@@ -1401,6 +1472,7 @@ static Suite* graph_suite(void)
     tcase_add_checked_fixture(tc, setup_debug, teardown_debug);
     tcase_add_test(tc, depth_to_space_between_transpose_and_slice_fuses);
     tcase_add_test(tc, cast_between_transpose_and_slice_fuses);
+    tcase_add_test(tc, transposes_fuse_into_select_and_scatter);
     tcase_add_loop_test(tc, depth_to_space_then_space_to_depth_is_identity, 0, 3);
     suite_add_tcase(s, tc);
     return s;
