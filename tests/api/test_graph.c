@@ -1372,11 +1372,29 @@ START_TEST(cast_between_transpose_and_slice_fuses)
 }
 END_TEST
 
-/* The data-reading kinds fuse with transposes (plan_compose.h); their
- * results are checked in test_select.c and test_scatter.c, the step counts
- * here: transpose -> ELEMENT_WISE_IF (A) -> transpose is one step, with no
- * temporary; a transpose feeding SCATTER_ELEMENTS's updates leaves its two
- * steps (the copy of the input, the updates). */
+/* Runs co over three inputs of the given bytes; reads its output into y. */
+static void run_three_in_one_out(DMLCompiledOperator co, const void* const* ins, const uint64_t* in_bytes, void* y,
+    uint64_t y_bytes)
+{
+    DMLBuffer bufs[3], bo = buffer_with(y_bytes, NULL, 0xCD);
+    int owned[3] = { 0, 0, 0 };
+    for (int i = 0; i < 3; ++i)
+        bufs[i] = buffer_with(in_bytes[i], ins[i], 0);
+    run_compiled(co, 3, bufs, in_bytes, owned, 1, &bo, &y_bytes);
+    h_read(&H, bo, 0, y, y_bytes);
+    for (int i = 0; i < 3; ++i)
+        dmlRelease(bufs[i]);
+    dmlRelease(bo);
+}
+
+/* The data-reading kinds fuse with transposes (plan_compose.h):
+ *   x {3,4} INT32 read transposed -> A {4,3}; IF(cond {4,3}, A, B {4,3}, B's
+ *   columns broadcast) -> s; s read transposed -> y {3,4} is one step, no
+ *   temporary. Naive: y[i][j] = cond[j][i] ? x[i][j] : b[j].
+ *   x {4,3}, indices {4,3} (Axis 1, one negative, one dropped), updates
+ *   u {3,4} read transposed -> SCATTER_ELEMENTS -> y {4,3} keeps its two
+ *   steps (the copy of x, the updates reading u). Naive: y = x, then
+ *   y[r][ind[r][k]] = u[k][r] where ind is in range. */
 START_TEST(transposes_fuse_into_select_and_scatter)
 {
     uint32_t s43[2] = { 4, 3 }, s34[2] = { 3, 4 }, t43[2] = { 1, 4 }, t34[2] = { 1, 3 }, b43[2] = { 1, 0 };
@@ -1412,6 +1430,20 @@ START_TEST(transposes_fuse_into_select_and_scatter)
     DMLCompiledOperator co = compile_counting(&gd, &steps);
     ck_assert_msg(steps == 1, "transpose -> ELEMENT_WISE_IF -> transpose compiled to %u steps, expected 1", steps);
     ck_assert_uint_eq(dmlDispatchableGetBindingProperties(co).TemporaryResourceSize, 0);
+    int32_t x[12], bv[4] = { -1, -2, -3, -4 }, out[12];
+    uint8_t c[12];
+    for (int i = 0; i < 12; ++i) {
+        x[i] = 100 + i;
+        c[i] = (uint8_t)(i % 3 == 0 ? 0 : i * 37); /* any non-zero byte selects A */
+    }
+    const void* ins[3] = { c, x, bv };
+    const uint64_t in_bytes[3] = { sizeof c, sizeof x, sizeof bv };
+    run_three_in_one_out(co, ins, in_bytes, out, sizeof out);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 4; ++j) {
+            int32_t want = c[j * 3 + i] ? x[i * 4 + j] : bv[j];
+            ck_assert_msg(out[i * 4 + j] == want, "IF: y[%d][%d] = %d, expected %d", i, j, out[i * 4 + j], want);
+        }
     dmlRelease(co);
     for (int k = 0; k < 3; ++k)
         dmlRelease(ops[k]);
@@ -1437,6 +1469,22 @@ START_TEST(transposes_fuse_into_select_and_scatter)
     co = compile_counting(&sgd, &steps);
     ck_assert_msg(steps == 2, "transpose -> SCATTER_ELEMENTS's updates compiled to %u steps, expected 2", steps);
     ck_assert_uint_eq(dmlDispatchableGetBindingProperties(co).TemporaryResourceSize, 0);
+    static const int32_t ind[12] = { 0, 2, -1, 1, 9, 2, 2, 0, 1, -3, 1, 2 };
+    int32_t u[12], want[12];
+    for (int i = 0; i < 12; ++i)
+        u[i] = -1 - i;
+    const void* sins[3] = { x, ind, u };
+    const uint64_t sin_bytes[3] = { sizeof x, sizeof ind, sizeof u };
+    run_three_in_one_out(co, sins, sin_bytes, out, sizeof out);
+    memcpy(want, x, sizeof want);
+    for (int r = 0; r < 4; ++r)
+        for (int k = 0; k < 3; ++k) { /* distinct targets per row: any order gives one result */
+            int32_t v = ind[r * 3 + k] < 0 ? ind[r * 3 + k] + 3 : ind[r * 3 + k];
+            if (v >= 0 && v < 3)
+                want[r * 3 + v] = u[k * 4 + r];
+        }
+    for (int i = 0; i < 12; ++i)
+        ck_assert_msg(out[i] == want[i], "SCATTER: y[%d] = %d, expected %d", i, out[i], want[i]);
     dmlRelease(co);
     for (int k = 0; k < 2; ++k)
         dmlRelease(ops[k]);

@@ -253,76 +253,6 @@ START_TEST(if_example)
 }
 END_TEST
 
-/* ---- a graph: transpose -> ELEMENT_WISE_IF -> transpose ----------------- */
-
-/* x {3,4} INT32 read transposed -> A {4,3}; IF(cond {4,3}, A, B {4,3}, B's
- * columns broadcast) -> s {4,3}; s read transposed -> y {3,4}. Both
- * transposes compose with the select (plan_compose.h): one plan reading x,
- * cond and B. Naive: y[i][j] = cond[j][i] ? x[i][j] : b[j]. */
-START_TEST(if_between_transposes_in_a_graph)
-{
-    const DML_TENSOR_DATA_TYPE I = DML_TENSOR_DATA_TYPE_INT32;
-    static const uint32_t xs[2] = { 3, 4 }, ts[2] = { 4, 3 }, tstr_x[2] = { 1, 4 }, tstr_s[2] = { 1, 3 };
-    static const uint32_t bstr[2] = { 1, 0 };
-    int32_t x[12], b[4] = { -1, -2, -3, -4 };
-    uint8_t c[12];
-    for (int i = 0; i < 12; ++i) {
-        x[i] = 100 + i;
-        c[i] = (uint8_t)(i % 3 == 0 ? 0 : i * 37);
-    }
-    ix_operand gc, gx, gb, gy, a_in, a_out, s_out, t_in;
-    ix_operand_fixed(&gc, DML_TENSOR_DATA_TYPE_UINT8, 2, ts, NULL, c);
-    ix_operand_fixed(&gx, I, 2, xs, NULL, x);
-    ix_operand_fixed(&gb, I, 2, ts, bstr, NULL);
-    memcpy(gb.host, b, sizeof b); /* the 4 elements B's strides reach */
-    ix_operand_fixed(&gy, I, 2, xs, NULL, NULL);
-    ix_operand_fixed(&a_in, I, 2, ts, tstr_x, NULL);
-    ix_operand_fixed(&a_out, I, 2, ts, NULL, NULL);
-    ix_operand_fixed(&s_out, I, 2, ts, NULL, NULL);
-    ix_operand_fixed(&t_in, I, 2, xs, tstr_s, NULL);
-    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC ta = { &a_in.t.desc, &a_out.t.desc, NULL };
-    DML_ELEMENT_WISE_IF_OPERATOR_DESC wi = { &gc.t.desc, &a_out.t.desc, &gb.t.desc, &s_out.t.desc };
-    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC ty = { &t_in.t.desc, &gy.t.desc, NULL };
-    const DML_OPERATOR_DESC ods[3] = { { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &ta }, { DML_OPERATOR_ELEMENT_WISE_IF, &wi },
-        { DML_OPERATOR_ELEMENT_WISE_IDENTITY, &ty } };
-    DMLOperator ops[3];
-    DML_OPERATOR_GRAPH_NODE_DESC on[3];
-    DML_GRAPH_NODE_DESC nodes[3];
-    for (int k = 0; k < 3; ++k) {
-        h_assert_ok(dmlDeviceCreateOperator(H.device, &ods[k], &ops[k]));
-        on[k] = (DML_OPERATOR_GRAPH_NODE_DESC){ ops[k], "node" };
-        nodes[k] = (DML_GRAPH_NODE_DESC){ DML_GRAPH_NODE_TYPE_OPERATOR, &on[k] };
-    }
-    DML_INPUT_GRAPH_EDGE_DESC i0 = { 0, 1, 0, NULL }, i1 = { 1, 0, 0, NULL }, i2 = { 2, 1, 2, NULL };
-    DML_INTERMEDIATE_GRAPH_EDGE_DESC m0 = { 0, 0, 1, 1, NULL }, m1 = { 1, 0, 2, 0, NULL };
-    DML_OUTPUT_GRAPH_EDGE_DESC o0 = { 2, 0, 0, NULL };
-    DML_GRAPH_EDGE_DESC ie[3] = { { DML_GRAPH_EDGE_TYPE_INPUT, &i0 }, { DML_GRAPH_EDGE_TYPE_INPUT, &i1 },
-        { DML_GRAPH_EDGE_TYPE_INPUT, &i2 } };
-    DML_GRAPH_EDGE_DESC me[2] = { { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m0 }, { DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &m1 } };
-    DML_GRAPH_EDGE_DESC oe = { DML_GRAPH_EDGE_TYPE_OUTPUT, &o0 };
-    DML_GRAPH_DESC gd = { 3, 1, 3, nodes, 3, ie, 1, &oe, 2, me };
-    int32_t got[12];
-    ix_operand* inputs[3] = { &gc, &gx, &gb };
-    g_ran = g_skipped = 0;
-    int ran = ix_run_graph(&gd, inputs, 3, &gy, got);
-    for (int k = 0; k < 3; ++k)
-        dmlRelease(ops[k]);
-    if (ran) {
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 4; ++j) {
-                int32_t want = c[j * 3 + i] ? x[i * 4 + j] : b[j];
-                ck_assert_msg(got[i * 4 + j] == want, "y[%d][%d] = %d, expected %d", i, j, got[i * 4 + j], want);
-            }
-        ++g_ran;
-    } else {
-        ++g_skipped;
-    }
-    report("if_between_transposes_in_a_graph");
-    ix_operand_free(&gc), ix_operand_free(&gx), ix_operand_free(&gb), ix_operand_free(&gy);
-    ix_operand_free(&a_in), ix_operand_free(&a_out), ix_operand_free(&s_out), ix_operand_free(&t_in);
-}
-END_TEST
-
 /* ---- validation ---------------------------------------------------------- */
 
 /* ONE_HOT: indices {2,1,4} INT64, values {1,2} -> as rank 3 {1,1,2} FLOAT16, output {2,5,4}, Axis 1. */
@@ -468,7 +398,6 @@ static Suite* select_suite(void)
     tcase_add_test(t, one_hot_example);
     tcase_add_test(t, if_random);
     tcase_add_test(t, if_example);
-    tcase_add_test(t, if_between_transposes_in_a_graph);
     tcase_add_test(t, validation_one_hot);
     tcase_add_test(t, validation_if);
     suite_add_tcase(s, t);
