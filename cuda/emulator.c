@@ -15,7 +15,6 @@
 #include "cast_thread.h"
 #include "fill_thread.h"
 #include "indexed_thread.h"
-#include "one_hot_thread.h"
 #include "scatter_thread.h"
 #include "select_thread.h"
 #include "scale_bias_thread.h"
@@ -301,8 +300,8 @@ static void run_indexed_thread(const dml_cuda_launch* l, uint64_t block, uint32_
             dml_indexed_thread(p, block, thread, l->grid, l->block, l->wide);
         break;
     case DML_PLAN_SCATTER: dml_scatter_thread(p, block, thread, l->grid, l->block, l->wide); break;
-    case DML_PLAN_SELECT: dml_select_thread(p, block, thread, l->grid, l->block, l->wide); break;
-    default: dml_one_hot_thread(p, block, thread, l->grid, l->block, l->wide); break;
+    case DML_PLAN_SELECT: dml_select_thread(p, block, thread, l->grid, l->block, l->wide, 0); break;
+    default: dml_select_thread(p, block, thread, l->grid, l->block, l->wide, 1); break;
     }
 }
 

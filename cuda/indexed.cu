@@ -5,7 +5,6 @@
  */
 #include "indexed_kernel.h"
 #include "indexed_thread.h"
-#include "one_hot_thread.h"
 #include "scatter_thread.h"
 #include "select_thread.h"
 
@@ -20,8 +19,8 @@ __global__ void __launch_bounds__(DML_CUDA_BLOCK, DML_INDEXED_BLOCKS_PER_SM(Wide
     case INDEXED_FLAT: dml_indexed_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide); break;
     case INDEXED_ROWS: dml_indexed_rows_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide); break;
     case SCATTER: dml_scatter_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide); break;
-    case SELECT: dml_select_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide); break;
-    default: dml_one_hot_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide); break;
+    case SELECT: dml_select_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide, 0); break;
+    default: dml_select_thread(&params, blockIdx.x, threadIdx.x, gridDim.x, blockDim.x, Wide, 1); break;
     }
 }
 

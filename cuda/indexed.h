@@ -1,8 +1,8 @@
 /*
  * indexed.h — host side of the data-dependent plans' launches (INDEXED,
  * SCATTER, SELECT, ONE_HOT: indexed.c): the geometry. The emulator runs
- * their thread code (indexed_thread.h, scatter_thread.h, select_thread.h,
- * one_hot_thread.h) over it, checking every access (emulator.c); the
+ * their thread code (indexed_thread.h, scatter_thread.h, select_thread.h:
+ * SELECT and ONE_HOT) over it, checking every access (emulator.c); the
  * kernels are indexed.cu (dml_cuda_launch_indexed, which kernels.cu's
  * launcher calls).
  */

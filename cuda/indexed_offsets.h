@@ -1,6 +1,6 @@
 /*
  * indexed_offsets.h — what the data-dependent kinds' thread code shares
- * (indexed_thread.h, scatter_thread.h, select_thread.h, one_hot_thread.h):
+ * (indexed_thread.h, scatter_thread.h, select_thread.h):
  * an output item's offsets in every tensor of the plan, and the index
  * elements read from device memory, each load traced (the emulator checks
  * it against the lengths range before it is made) and interpreted by

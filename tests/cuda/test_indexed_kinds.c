@@ -1,6 +1,6 @@
 /*
  * test_indexed_kinds.c — the data-dependent kinds' CUDA thread code
- * (indexed_thread.h, scatter_thread.h, select_thread.h, one_hot_thread.h)
+ * (indexed_thread.h, scatter_thread.h, select_thread.h)
  * in the emulator, every access checked against exact-size bound ranges
  * (the index or condition tensor against the lengths range, the second
  * input against input2's):
