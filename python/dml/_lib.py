@@ -195,6 +195,7 @@ _RESULT_FUNCTIONS = {
                                     ctypes.POINTER(ctypes.c_void_p)],
     "dmlBindingTableBindInputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
     "dmlBindingTableBindOutputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
+    "dmlBindingTableReset": [ctypes.c_void_p, ctypes.POINTER(BINDING_TABLE_DESC)],
     "dmlDeviceCreateCommandRecorder": [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
     "dmlDeviceCreateCommandQueue": [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
     "dmlCommandRecorderRecordDispatch": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p],

@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import _dlpack, _lib
+from . import _cache, _dlpack, _lib
 from ._lib import check, create, lib
 
 # ---- Devices and queues ------------------------------------------------------
@@ -28,6 +28,8 @@ class _Device:
         self.recorder = create(lib.dmlDeviceCreateCommandRecorder, self.handle.value)
         self.queues = {}
         self.lock = threading.Lock()
+        self.operators = _cache.LRU()  # compiled operators by desc (_cache.compiled)
+        self.compilations = 0  # how many operators were compiled (the tests check the cache)
 
     def queue(self, stream):
         """The queue on a host stream (an integer cudaStream_t), or the
@@ -194,21 +196,16 @@ def _bindings(bindings):
 
 
 def _dispatch(device, stream, op_type, op_desc, inputs, outputs):
-    """CreateOperator, CompileOperator, bind, RecordDispatch on the stream's queue."""
-    desc = _lib.OPERATOR_DESC(op_type, ctypes.cast(ctypes.pointer(op_desc), ctypes.c_void_p))
-    op = create(lib.dmlDeviceCreateOperator, device.handle.value, ctypes.byref(desc))
-    compiled = create(lib.dmlDeviceCompileOperator, device.handle.value, op.value, 0)
-    table = create(lib.dmlDeviceCreateBindingTable, device.handle.value,
-                   ctypes.byref(_lib.BINDING_TABLE_DESC(compiled.value)))
-    check(lib.dmlBindingTableBindInputs(table.value, len(inputs), _bindings([i.binding for i in inputs])))
-    check(lib.dmlBindingTableBindOutputs(table.value, len(outputs), _bindings([o.binding for o in outputs])))
+    """Runs the operator on the stream's queue: compiled once per device and
+    desc (_cache.compiled), then bound and recorded."""
+    entry = _cache.compiled(device, op_type, op_desc, len(inputs), len(outputs))
     with device.lock:
         queue = device.queue(stream)
-        check(lib.dmlCommandRecorderRecordDispatch(device.recorder.value, queue.value, compiled.value, table.value))
-        if stream is None and device.backend != "cpu":
-            # The runtime's own queue on a GPU: wait, so that the result is
-            # ready for whoever reads it next, on whatever stream.
-            check(lib.dmlCommandQueueSynchronize(queue.value))
+        # On a GPU with the runtime's own queue: wait, so that the result is
+        # ready for whoever reads it next, on whatever stream.
+        entry.record(device.recorder.value, queue.value, [i.binding for i in inputs], [o.binding for o in outputs],
+                     stream is None and device.backend != "cpu")
+    _cache.note_dispatch(device, stream, entry, inputs, outputs)
 
 
 def _result(x, device, output, dtype):
@@ -1499,3 +1496,11 @@ def where(condition, a, b, *, backend=None):
     owner = a if "a" in views else b
     return _finish(owner, device, stream, OPERATOR_ELEMENT_WISE_IF, desc, [cond] + operands, out,
                    tuple(result_shape), first.dtype)
+
+
+# Calls on numpy arrays that run one operator on the array's memory are
+# replayed from the cache after the first (_cache.replayable): the
+# functions below return exactly what they would, at a dispatch's cost.
+slice1, slice, identity, tile, depth_to_space, space_to_depth, pad, cast = (  # noqa: A001
+    _cache.replayable(f.__name__, f) for f in (slice1, slice, identity, tile, depth_to_space, space_to_depth, pad,
+                                               cast))
