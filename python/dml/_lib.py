@@ -211,6 +211,7 @@ for _name, _args in _RESULT_FUNCTIONS.items():
     _f = getattr(lib, _name)
     _f.argtypes, _f.restype = _args, ctypes.c_int32
 lib.dmlRelease.argtypes, lib.dmlRelease.restype = [ctypes.c_void_p], ctypes.c_uint32
+lib.dmlAddRef.argtypes, lib.dmlAddRef.restype = [ctypes.c_void_p], ctypes.c_uint32
 lib.dmlBufferGetNativePointer.argtypes, lib.dmlBufferGetNativePointer.restype = [ctypes.c_void_p], ctypes.c_void_p
 lib.dmlDispatchableGetBindingProperties.argtypes = [ctypes.c_void_p]
 lib.dmlDispatchableGetBindingProperties.restype = BINDING_PROPERTIES

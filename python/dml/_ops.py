@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import _cache, _dlpack, _lib
+from . import _cache, _cuda, _dlpack, _lib
 from ._lib import check, create, lib
 
 # ---- Devices and queues ------------------------------------------------------
@@ -86,24 +86,142 @@ def _from_dlpack_of(x):
 
 
 class Tensor:
-    """A tensor in a runtime buffer, exported through DLPack. What operators
-    return for inputs of a framework this package does not know."""
+    """A packed, row-major tensor in a runtime buffer, exported through DLPack
+    (the Python array API's protocol): what operators return for inputs of a
+    framework this package does not know, and fills on "cuda". Any number of
+    consumers may take it (np.from_dlpack, torch.from_dlpack, cupy ...): each
+    capsule holds its own reference to the buffer."""
 
-    def __init__(self, device, buffer, shape, dtype):
+    def __init__(self, device, buffer, shape, dtype, stream=None):
         self._device, self._buffer, self.shape, self._dtype = device, buffer, tuple(shape), dtype
-        self._exported = False
+        # The CUDA stream (DLPack's integer) whose recorded work writes this
+        # tensor, or None when it is written already.
+        self._stream = stream
 
     def __dlpack_device__(self):
-        return self._device.dlpack_device
+        kind, index = self._device.dlpack_device
+        return _dlpack.DLDeviceType(kind), index
 
-    def __dlpack__(self, stream=None, **kwargs):
-        # The work that wrote this tensor was recorded on the input framework's
-        # current stream (or the queue was synchronised): nothing to wait for.
-        if self._exported:
-            raise BufferError("dml.Tensor: __dlpack__ may be called once")
-        self._exported = True
-        pointer = lib.dmlBufferGetNativePointer(self._buffer.value)
-        return _dlpack.export(pointer, self.shape, self._dtype, self._device.dlpack_device, self._buffer)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of this tensor. max_version (major, minor) >= (1, 0)
+        gets a "dltensor_versioned" capsule (DLPack 1.0), None or 0.x the
+        legacy "dltensor". dl_device None or this tensor's device exports it in
+        place (copy=True copies it, on the consumer's stream); a CUDA tensor
+        exports to (kDLCPU, 0) through a copy (copy=False: ValueError); other
+        devices raise BufferError. stream is the consumer's: None or -1 ... on
+        a host device only None; on CUDA None (the legacy default stream), 1,
+        2 or a cudaStream_t, made to wait for the work that writes this tensor
+        (-1: no ordering, the consumer's business)."""
+        own = tuple(int(v) for v in self._device.dlpack_device)
+        target = own if dl_device is None else _dlpack_device_pair(dl_device)
+        if copy not in (None, True, False):
+            raise TypeError("dml.Tensor.__dlpack__: copy must be None, True or False, not %r" % (copy,))
+        if target == own:
+            copying = copy is True
+        elif own[0] == _dlpack.KDL_CUDA and target == (_dlpack.KDL_CPU, 0):
+            if copy is False:
+                raise ValueError("dml.Tensor.__dlpack__: dl_device %s needs a copy of this CUDA tensor, and copy "
+                                 "is False" % (target,))
+            copying = True
+        else:
+            raise BufferError("dml.Tensor.__dlpack__: cannot export a tensor on DLPack device %s to %s"
+                              % (own, target))
+        _check_consumer_stream(stream, target)
+        versioned = max_version is not None and max_version[0] >= 1
+        if not copying:
+            self._order_before(stream)
+            owner = _lib.Handle(self._buffer.value)
+            lib.dmlAddRef(owner.value)  # the capsule's own reference
+            pointer = lib.dmlBufferGetNativePointer(owner.value)
+        elif target == own:
+            # On CUDA the copy runs on the consumer's stream, after the work
+            # writing this tensor (stream -1: on that work's own stream).
+            if own[0] != _dlpack.KDL_CUDA:
+                copy_stream = None
+            elif stream == -1:
+                copy_stream = self._stream
+            else:
+                copy_stream = 1 if stream is None else stream
+                self._order_before(stream)
+            owner = _copy_buffer(self._device, self._buffer, self.shape, self._dtype, copy_stream)
+            pointer = lib.dmlBufferGetNativePointer(owner.value)
+        else:  # a CUDA tensor into host memory: read on its own queue (which blocks until the copy is done)
+            host = (ctypes.c_uint8 * max(self._nbytes(), 1))()
+            with self._device.lock:
+                check(lib.dmlCommandQueueReadBuffer(self._device.queue(self._stream).value, self._buffer.value, 0,
+                                                    host, self._nbytes()))
+            owner, pointer = _Keeper(host), ctypes.addressof(host)
+        flags = _dlpack.FLAG_IS_COPIED if copying else 0
+        return _dlpack.export(pointer, self.shape, self._dtype, target, owner, versioned, flags)
+
+    def _nbytes(self):
+        count = 1
+        for n in self.shape:
+            count *= n
+        return count * (self._dtype[1] // 8)
+
+    def _order_before(self, stream):
+        """Makes the consumer's stream (None: the legacy default stream, 1)
+        wait for the work that writes this tensor: a CUDA event, or where the
+        CUDA runtime cannot be loaded, the host waits for that work."""
+        if self._stream is None or stream == -1:
+            return
+        consumer = 1 if stream is None else stream
+        if consumer == self._stream:
+            return
+        cudart = _cuda.runtime()
+        if cudart is not None:
+            _cuda.make_wait(cudart, self._device.adapter, self._stream, consumer)
+        else:
+            with self._device.lock:
+                check(lib.dmlCommandQueueSynchronize(self._device.queue(self._stream).value))
+
+
+class _Keeper:
+    """Holds host memory a capsule points at, until the consumer deletes it."""
+
+    def __init__(self, memory):
+        self.memory = memory
+
+    def close(self):
+        self.memory = None
+
+
+def _dlpack_device_pair(dl_device):
+    try:
+        kind, index = dl_device
+        return int(kind), operator.index(index)
+    except (TypeError, ValueError):
+        raise TypeError("dml.Tensor.__dlpack__: dl_device must be a (device type, device id) pair, not %r"
+                        % (dl_device,)) from None
+
+
+def _check_consumer_stream(stream, target):
+    """The array API's rules for __dlpack__'s stream: None on devices without
+    streams; on CUDA an integer >= -1, and not 0 (ambiguous)."""
+    if stream is None:
+        return
+    if target[0] != _dlpack.KDL_CUDA:
+        raise ValueError("dml.Tensor.__dlpack__: stream must be None for DLPack device %s (got %r)"
+                         % (target, stream))
+    if not isinstance(stream, int):
+        raise TypeError("dml.Tensor.__dlpack__: stream must be an integer (a CUDA stream), not %s"
+                        % type(stream).__name__)
+    if stream == 0 or stream < -1:
+        raise ValueError("dml.Tensor.__dlpack__: stream %d is not allowed on CUDA (None, -1, 1, 2 or a "
+                         "cudaStream_t; 0 is ambiguous)" % stream)
+
+
+def _copy_buffer(device, buffer, shape, dtype, stream):
+    """A new runtime buffer with buffer's packed elements, copied by
+    ELEMENT_WISE_IDENTITY on stream's queue (bits, as unsigned integers)."""
+    sizes = list(shape) or [1]
+    data_type = _lib.UINT_TYPE_BY_SIZE[dtype[1] // 8]
+    source = _BufferOperand(buffer, data_type, sizes, _packed_strides(sizes))
+    out = _Output(device, sizes, data_type)
+    desc, keep = identity_desc(source, out, None, None)
+    _dispatch(device, stream, OPERATOR_ELEMENT_WISE_IDENTITY, desc, [source], [out])
+    return out.buffer
 
 
 # ---- Tensors into the runtime ------------------------------------------------
@@ -177,6 +295,7 @@ class _Operand:
 
 class _Output:
     """A packed output in a fresh runtime buffer."""
+    stream = None  # set by _dispatch: the stream whose work writes it
 
     def __init__(self, device, shape, data_type, lead=False):
         sizes = ([1] if lead else []) + list(shape)
@@ -205,11 +324,13 @@ def _dispatch(device, stream, op_type, op_desc, inputs, outputs):
         # ready for whoever reads it next, on whatever stream.
         entry.record(device.recorder.value, queue.value, [i.binding for i in inputs], [o.binding for o in outputs],
                      stream is None and device.backend != "cpu")
+    for o in outputs:  # the stream whose work writes it, None when done (Tensor)
+        o.stream = None if stream is None else stream
     _cache.note_dispatch(device, stream, entry, inputs, outputs)
 
 
 def _result(x, device, output, dtype):
-    tensor = Tensor(device, output.buffer, output.shape, dtype)
+    tensor = Tensor(device, output.buffer, output.shape, dtype, output.stream)
     from_dlpack = _from_dlpack_of(x)
     return from_dlpack(tensor) if from_dlpack else tensor
 

@@ -298,13 +298,14 @@ class CompiledGraph:
             queue = device.queue(stream)
             check(lib.dmlCommandRecorderRecordDispatch(device.recorder.value, queue.value, compiled.handle.value,
                                                        table.value))
-            if (stream is None and device.backend != "cpu") or temporary is not None:
+            synchronized = (stream is None and device.backend != "cpu") or temporary is not None
+            if synchronized:
                 # The temporary resource is released when this call returns:
                 # the work reading it must be done (and see _ops._dispatch).
                 check(lib.dmlCommandQueueSynchronize(queue.value))
         results = []
         for shape, dtype, buffer, _ in outputs:
-            tensor = _ops.Tensor(device, buffer, shape, dtype)
+            tensor = _ops.Tensor(device, buffer, shape, dtype, None if synchronized or stream is None else stream)
             from_dlpack = _ops._from_dlpack_of(tensors[0])
             results.append(from_dlpack(tensor) if from_dlpack else tensor)
         return results
