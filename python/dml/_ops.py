@@ -8,6 +8,7 @@ import sys
 import threading
 
 from . import _cache, _cuda, _dlpack, _lib
+from ._enums import DepthSpaceOrder, OperatorType, PaddingMode, TensorDataType
 from ._lib import check, create, lib
 
 # ---- Devices and queues ------------------------------------------------------
@@ -458,7 +459,7 @@ def identity(x, scale=None, bias=None, *, backend=None):
     return _result(x, device, out, view.dtype)
 
 
-OPERATOR_ELEMENT_WISE_IDENTITY = 1
+OPERATOR_ELEMENT_WISE_IDENTITY = OperatorType.ELEMENT_WISE_IDENTITY
 
 
 # ---- REVERSE_SUBSEQUENCES ----------------------------------------------------
@@ -549,7 +550,7 @@ class _HostLengths:
             raise ValueError("dml.reverse_subsequences: %d lengths given; the lengths tensor %s holds %d"
                              % (len(values), tuple(shape), count))
         data = (ctypes.c_uint64 * count)(*_check_ints("dml.reverse_subsequences: lengths", values, 0, 2**64 - 1))
-        self.type, self.rank, self.sizes = 10, len(shape), _u32_array(shape)
+        self.type, self.rank, self.sizes = TensorDataType.UINT64, len(shape), _u32_array(shape)
         total = lib.DMLCalcBufferTensorSize(self.type, self.rank, self.sizes, None)
         self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, None, total, 0)
         self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
@@ -623,7 +624,7 @@ class _TileDesc(ctypes.Structure):
                 ("RepeatsCount", ctypes.c_uint32), ("Repeats", ctypes.POINTER(ctypes.c_uint32))]
 
 
-OPERATOR_TILE = 70
+OPERATOR_TILE = OperatorType.TILE
 
 
 def tile(x, reps, *, backend=None):
@@ -660,10 +661,10 @@ class _DepthSpaceDesc(ctypes.Structure):
                 ("BlockSize", ctypes.c_uint32), ("Order", ctypes.c_int)]
 
 
-OPERATOR_DEPTH_TO_SPACE1 = 113
-OPERATOR_SPACE_TO_DEPTH1 = 114
-DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = 0
-DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = 1
+OPERATOR_DEPTH_TO_SPACE1 = OperatorType.DEPTH_TO_SPACE1
+OPERATOR_SPACE_TO_DEPTH1 = OperatorType.SPACE_TO_DEPTH1
+DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = DepthSpaceOrder.DEPTH_COLUMN_ROW
+DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = DepthSpaceOrder.COLUMN_ROW_DEPTH
 
 
 def _depth_space(name, operator, x, block_size, order, backend):
@@ -727,8 +728,9 @@ class _Padding1Desc(ctypes.Structure):
                 ("StartPadding", ctypes.POINTER(ctypes.c_uint32)), ("EndPadding", ctypes.POINTER(ctypes.c_uint32))]
 
 
-OPERATOR_PADDING1 = 155
-PADDING_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3}
+OPERATOR_PADDING1 = OperatorType.PADDING1
+PADDING_MODES = {"constant": PaddingMode.CONSTANT, "edge": PaddingMode.EDGE, "reflect": PaddingMode.REFLECTION,
+                 "symmetric": PaddingMode.SYMMETRIC}
 
 
 def _pad_widths(pad_width, ndim):
@@ -807,8 +809,8 @@ class _SplitDesc(ctypes.Structure):
                 ("OutputTensors", ctypes.POINTER(_lib.TENSOR_DESC)), ("Axis", ctypes.c_uint32)]
 
 
-OPERATOR_SPLIT = 62
-OPERATOR_JOIN = 63
+OPERATOR_SPLIT = OperatorType.SPLIT
+OPERATOR_JOIN = OperatorType.JOIN
 
 
 class AxisError(ValueError, IndexError):
@@ -931,8 +933,8 @@ def split(x, indices_or_sections, axis=0, *, backend=None):  # noqa: A001
 
 # ---- FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE --------------------------------
 
-OPERATOR_FILL_VALUE_CONSTANT = 103
-OPERATOR_FILL_VALUE_SEQUENCE = 104
+OPERATOR_FILL_VALUE_CONSTANT = OperatorType.FILL_VALUE_CONSTANT
+OPERATOR_FILL_VALUE_SEQUENCE = OperatorType.FILL_VALUE_SEQUENCE
 
 
 class _FillConstantDesc(ctypes.Structure):
@@ -1044,7 +1046,7 @@ class _CastDesc(ctypes.Structure):
     _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC))]
 
 
-OPERATOR_CAST = 61
+OPERATOR_CAST = OperatorType.CAST
 # (DLPack type code, bits) -> DML data type name; bool travels as its 0/1 byte.
 _CAST_TYPES = {(_dlpack.KDL_FLOAT, 16): "FLOAT16", (_dlpack.KDL_FLOAT, 32): "FLOAT32",
                (_dlpack.KDL_FLOAT, 64): "FLOAT64", (_dlpack.KDL_INT, 8): "INT8", (_dlpack.KDL_INT, 16): "INT16",
@@ -1116,8 +1118,10 @@ def cast(x, dtype, *, backend=None):
 # Every tensor of one of these operators has one DimensionCount: lower-rank
 # operands get leading 1s (stride 0), and broadcasting is done the same way.
 
-OPERATOR_GATHER, OPERATOR_ELEMENT_WISE_IF, OPERATOR_SCATTER_ELEMENTS, OPERATOR_ONE_HOT = 67, 88, 94, 95
-OPERATOR_GATHER_ELEMENTS, OPERATOR_SCATTER_ND, OPERATOR_GATHER_ND1 = 107, 109, 140
+_O = OperatorType
+OPERATOR_GATHER, OPERATOR_ELEMENT_WISE_IF, OPERATOR_SCATTER_ELEMENTS, OPERATOR_ONE_HOT = (
+    _O.GATHER, _O.ELEMENT_WISE_IF, _O.SCATTER_ELEMENTS, _O.ONE_HOT)
+OPERATOR_GATHER_ELEMENTS, OPERATOR_SCATTER_ND, OPERATOR_GATHER_ND1 = _O.GATHER_ELEMENTS, _O.SCATTER_ND, _O.GATHER_ND1
 
 _TENSOR_P = ctypes.POINTER(_lib.TENSOR_DESC)
 

@@ -17,10 +17,11 @@ import threading
 import types
 
 from . import _dlpack, _lib, _ops
+from ._enums import CreateDeviceFlags, GraphEdgeType, GraphNodeType
 from ._lib import check, create, lib
 
-_NODE_TYPE_OPERATOR = 1
-_EDGE_INPUT, _EDGE_OUTPUT, _EDGE_INTERMEDIATE = 1, 2, 3
+_NODE_TYPE_OPERATOR = GraphNodeType.OPERATOR
+_EDGE_INPUT, _EDGE_OUTPUT, _EDGE_INTERMEDIATE = GraphEdgeType.INPUT, GraphEdgeType.OUTPUT, GraphEdgeType.INTERMEDIATE
 
 
 class Value:
@@ -335,7 +336,7 @@ class CompiledGraph:
 
 
 # ---- ctypes declarations of the graph API (dml.h, "Graphs") ----------------
-_CREATE_DEVICE_FLAG_DEBUG = 1
+_CREATE_DEVICE_FLAG_DEBUG = CreateDeviceFlags.DEBUG
 _MESSAGE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
 _messages_lock = threading.Lock()
 
