@@ -104,56 +104,59 @@ class Tensor:
         return _dlpack.DLDeviceType(kind), index
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule of this tensor. max_version (major, minor) >= (1, 0)
-        gets a "dltensor_versioned" capsule (DLPack 1.0), None or 0.x the
-        legacy "dltensor". dl_device None or this tensor's device exports it in
-        place (copy=True copies it, on the consumer's stream); a CUDA tensor
-        exports to (kDLCPU, 0) through a copy (copy=False: ValueError); other
-        devices raise BufferError. stream is the consumer's: None or -1 ... on
-        a host device only None; on CUDA None (the legacy default stream), 1,
-        2 or a cudaStream_t, made to wait for the work that writes this tensor
-        (-1: no ordering, the consumer's business)."""
+        """A DLPack capsule of this tensor (docs/python.md, "DLPack, both
+        ways"). max_version (major, minor) >= (1, 0) gets a
+        "dltensor_versioned" capsule (DLPack 1.0), None or 0.x the legacy
+        "dltensor". dl_device None or this tensor's own: exported in place, or
+        copied when copy is True; a CUDA tensor to (kDLCPU, 0): copied to host
+        memory (copy False: ValueError); any other device: BufferError.
+        stream, the consumer's: only None on a host device; on CUDA None (the
+        legacy default stream), 1, 2 or a cudaStream_t, made to wait for the
+        work that writes this tensor, or -1 for no ordering."""
         own = tuple(int(v) for v in self._device.dlpack_device)
         target = own if dl_device is None else _dlpack_device_pair(dl_device)
-        if copy not in (None, True, False):
-            raise TypeError("dml.Tensor.__dlpack__: copy must be None, True or False, not %r" % (copy,))
-        if target == own:
-            copying = copy is True
-        elif own[0] == _dlpack.KDL_CUDA and target == (_dlpack.KDL_CPU, 0):
-            if copy is False:
-                raise ValueError("dml.Tensor.__dlpack__: dl_device %s needs a copy of this CUDA tensor, and copy "
-                                 "is False" % (target,))
-            copying = True
-        else:
-            raise BufferError("dml.Tensor.__dlpack__: cannot export a tensor on DLPack device %s to %s"
-                              % (own, target))
+        copying = _needs_copy(own, target, copy)
         _check_consumer_stream(stream, target)
-        versioned = max_version is not None and max_version[0] >= 1
         if not copying:
-            self._order_before(stream)
-            owner = _lib.Handle(self._buffer.value)
-            lib.dmlAddRef(owner.value)  # the capsule's own reference
-            pointer = lib.dmlBufferGetNativePointer(owner.value)
+            owner, pointer = self._shared(stream)
         elif target == own:
-            # On CUDA the copy runs on the consumer's stream, after the work
-            # writing this tensor (stream -1: on that work's own stream).
-            if own[0] != _dlpack.KDL_CUDA:
-                copy_stream = None
-            elif stream == -1:
-                copy_stream = self._stream
-            else:
-                copy_stream = 1 if stream is None else stream
-                self._order_before(stream)
-            owner = _copy_buffer(self._device, self._buffer, self.shape, self._dtype, copy_stream)
-            pointer = lib.dmlBufferGetNativePointer(owner.value)
-        else:  # a CUDA tensor into host memory: read on its own queue (which blocks until the copy is done)
-            host = (ctypes.c_uint8 * max(self._nbytes(), 1))()
-            with self._device.lock:
-                check(lib.dmlCommandQueueReadBuffer(self._device.queue(self._stream).value, self._buffer.value, 0,
-                                                    host, self._nbytes()))
-            owner, pointer = _Keeper(host), ctypes.addressof(host)
+            owner, pointer = self._copied(stream)
+        else:
+            owner, pointer = self._on_host()
+        versioned = max_version is not None and max_version[0] >= 1
         flags = _dlpack.FLAG_IS_COPIED if copying else 0
         return _dlpack.export(pointer, self.shape, self._dtype, target, owner, versioned, flags)
+
+    def _shared(self, stream):
+        """(owner, pointer) of this tensor's own memory, with a reference for the capsule."""
+        self._order_before(stream)
+        owner = _lib.Handle(self._buffer.value)
+        lib.dmlAddRef(owner.value)
+        return owner, lib.dmlBufferGetNativePointer(owner.value)
+
+    def _copied(self, stream):
+        """(owner, pointer) of a copy on this tensor's device. On CUDA the copy
+        runs on the consumer's stream after the work writing this tensor
+        (stream -1: on that work's own stream)."""
+        if self._device.dlpack_device[0] != _dlpack.KDL_CUDA:
+            copy_stream = None
+        elif stream == -1:
+            copy_stream = self._stream
+        else:
+            self._order_before(stream)
+            copy_stream = 1 if stream is None else stream
+        owner = _copy_buffer(self._device, self._buffer, self.shape, self._dtype, copy_stream)
+        return owner, lib.dmlBufferGetNativePointer(owner.value)
+
+    def _on_host(self):
+        """(owner, pointer) of a copy in host memory, read on this tensor's own
+        queue (ReadBuffer returns once the copy is complete)."""
+        size = self._nbytes()
+        host = (ctypes.c_uint8 * max(size, 1))()
+        with self._device.lock:
+            check(lib.dmlCommandQueueReadBuffer(self._device.queue(self._stream).value, self._buffer.value, 0, host,
+                                                size))
+        return _Keeper(host), ctypes.addressof(host)
 
     def _nbytes(self):
         count = 1
@@ -186,6 +189,21 @@ class _Keeper:
 
     def close(self):
         self.memory = None
+
+
+def _needs_copy(own, target, copy):
+    """Whether exporting a tensor on device own to device target copies it,
+    by the array API's rules for __dlpack__'s dl_device and copy."""
+    if copy not in (None, True, False):
+        raise TypeError("dml.Tensor.__dlpack__: copy must be None, True or False, not %r" % (copy,))
+    if target == own:
+        return copy is True
+    if own[0] == _dlpack.KDL_CUDA and target == (_dlpack.KDL_CPU, 0):
+        if copy is False:
+            raise ValueError("dml.Tensor.__dlpack__: dl_device %s needs a copy of this CUDA tensor, and copy is "
+                             "False" % (target,))
+        return True
+    raise BufferError("dml.Tensor.__dlpack__: cannot export a tensor on DLPack device %s to %s" % (own, target))
 
 
 def _dlpack_device_pair(dl_device):
