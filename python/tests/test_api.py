@@ -290,6 +290,11 @@ class DLPack(unittest.TestCase):
                     self.assertLess(names.index("cudaEventRecord"), names.index("cudaStreamWaitEvent"))
                     self.assertIn("cudaEventDestroy", names)
                     self.assertIn(("cudaSetDevice", [0]), calls)
+            # Without libcudart the host waits for the producer's queue instead.
+            _cuda.runtime = lambda: None
+            del calls[:]
+            self.assertEqual(capsule_name(t.__dlpack__(stream=9)), b"dltensor")
+            self.assertEqual(calls, [])
         finally:
             _cuda.runtime = saved
 
