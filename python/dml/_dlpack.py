@@ -2,10 +2,31 @@
 reading a producer's capsule (__dlpack__ / __dlpack_device__), and exporting
 a runtime buffer as a capsule that any framework's from_dlpack takes."""
 import ctypes
-import threading
+import enum
 
-# DLDeviceType values this package handles.
-KDL_CPU, KDL_CUDA, KDL_CUDA_HOST, KDL_CUDA_MANAGED = 1, 2, 3, 13
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack's device types (dlpack.h), as __dlpack_device__ returns them."""
+    CPU = 1
+    CUDA = 2
+    CUDA_HOST = 3
+    OPENCL = 4
+    VULKAN = 7
+    METAL = 8
+    VPI = 9
+    ROCM = 10
+    ROCM_HOST = 11
+    EXT_DEV = 12
+    CUDA_MANAGED = 13
+    ONE_API = 14
+    WEBGPU = 15
+    HEXAGON = 16
+    MAIA = 17
+
+
+# The device types this package handles.
+KDL_CPU, KDL_CUDA, KDL_CUDA_HOST, KDL_CUDA_MANAGED = (DLDeviceType.CPU, DLDeviceType.CUDA, DLDeviceType.CUDA_HOST,
+                                                      DLDeviceType.CUDA_MANAGED)
 # DLDataTypeCode values.
 KDL_INT, KDL_UINT, KDL_FLOAT, KDL_BFLOAT, KDL_COMPLEX, KDL_BOOL = 0, 1, 2, 4, 5, 6
 
@@ -28,8 +49,10 @@ class DLManagedTensor(ctypes.Structure):
     pass
 
 
-_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
+# Both kinds' deleters take the managed struct's address (a pointer either way).
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER)]
+
 
 class DLPackVersion(ctypes.Structure):
     _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
@@ -37,8 +60,14 @@ class DLPackVersion(ctypes.Structure):
 
 class DLManagedTensorVersioned(ctypes.Structure):
     """DLPack 1.x: the version first, then the tensor; flags say read-only."""
-    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER),
                 ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+
+# The DLPack version this package exports (DLManagedTensorVersioned's layout
+# is 1.0's; nothing of a later minor is used), and the flags it sets.
+DLPACK_VERSION = (1, 0)
+FLAG_READ_ONLY, FLAG_IS_COPIED = 1 << 0, 1 << 1
 
 
 _CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -115,14 +144,14 @@ def consume(x, stream=None):
 # ---- Export ------------------------------------------------------------------
 # Each exported DLManagedTensor lives here until its deleter runs; the entry
 # also holds the runtime buffer (a _lib.Handle), released with it.
+# No lock: one dict operation is atomic, and a lock could be taken again by a
+# capsule destructor that the garbage collector runs while it is held.
 _exports = {}
-_exports_lock = threading.Lock()
 
 
 @_DELETER
-def _deleter(managed):
-    with _exports_lock:
-        entry = _exports.pop(ctypes.addressof(managed.contents), None)
+def _deleter(address):
+    entry = _exports.pop(address, None)
     if entry is not None:
         entry[-1].close()
 
@@ -130,17 +159,23 @@ def _deleter(managed):
 @_CAPSULE_DESTRUCTOR
 def _capsule_destructor(capsule):
     # A capsule never consumed still carries its name: the tensor is ours to
-    # delete. A consumer renames it "used_dltensor" and deletes it later.
-    if _api.PyCapsule_IsValid(capsule, b"dltensor"):
-        address = _capsule_pointer_raw(capsule, b"dltensor")
-        _deleter(ctypes.cast(ctypes.c_void_p(address), ctypes.POINTER(DLManagedTensor)))
+    # delete. A consumer renames it "used_dltensor(_versioned)" and calls the
+    # deleter itself.
+    for name in (b"dltensor", b"dltensor_versioned"):
+        if _api.PyCapsule_IsValid(capsule, name):
+            _deleter(_capsule_pointer_raw(capsule, name))
 
 
-def export(pointer, shape, dtype, device, owner):
-    """A "dltensor" capsule over packed memory at pointer; owner (a _lib.Handle)
-    is closed when the consumer deletes the tensor."""
+def export(pointer, shape, dtype, device, owner, versioned=False, flags=0):
+    """A DLPack capsule over packed memory at pointer: "dltensor_versioned"
+    (DLManagedTensorVersioned, DLPACK_VERSION, flags) when versioned, else
+    the legacy "dltensor". owner (with a close()) is closed when the consumer
+    deletes the tensor, or when the capsule dies unconsumed."""
     ndim = len(shape)
-    managed = DLManagedTensor()
+    managed = DLManagedTensorVersioned() if versioned else DLManagedTensor()
+    if versioned:
+        managed.version = DLPackVersion(*DLPACK_VERSION)
+        managed.flags = flags
     shape_array = (ctypes.c_int64 * max(ndim, 1))(*shape)
     t = managed.dl_tensor
     t.data = pointer
@@ -151,6 +186,6 @@ def export(pointer, shape, dtype, device, owner):
     t.strides = None  # packed row-major
     t.byte_offset = 0
     managed.deleter = _deleter
-    with _exports_lock:
-        _exports[ctypes.addressof(managed)] = (managed, shape_array, owner)
-    return _api.PyCapsule_New(ctypes.addressof(managed), b"dltensor", _capsule_destructor)
+    _exports[ctypes.addressof(managed)] = (managed, shape_array, owner)
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    return _api.PyCapsule_New(ctypes.addressof(managed), name, _capsule_destructor)

@@ -6,42 +6,38 @@ import ctypes
 import os
 import sys
 
-# ---- Results and constants (dml.h) -------------------------------------------
-S_OK = 0
+from ._enums import BindingType, FeatureLevel, Limits, OperatorType, Result, TensorDataType, TensorType
+
+# ---- Results and constants (dml.h: _enums.py holds them all) -----------------
+S_OK = Result.S_OK
 # DML_RESULT -> its name. Mirrors src/core/result.h (the CTest python_mirrors_c,
 # tests/core/check_python_mirrors.py, compares the two).
-RESULT_NAMES = {
-    0: "DML_S_OK",
-    -2147024809: "DML_E_INVALIDARG",      # 0x80070057
-    -2147024882: "DML_E_OUTOFMEMORY",     # 0x8007000E
-    -2147467263: "DML_E_NOTIMPL",         # 0x80004001
-    -2005270527: "DML_E_INVALID_CALL",    # 0x887A0001
-    -2005270524: "DML_E_UNSUPPORTED",     # 0x887A0004
-    -2005270523: "DML_E_DEVICE_REMOVED",  # 0x887A0005
-}
+RESULT_NAMES = {r.value: "DML_" + r.name for r in Result}
 # The ABI these declarations follow (DML_ABI_VERSION_MAJOR/MINOR): the loaded
 # runtime must have the same major and at least this minor.
 ABI_VERSION = (1, 1)
-MAX_RANK = 8                 # DML_TENSOR_DIMENSION_COUNT_MAX1
-BUFFER_ALIGNMENT = 16        # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT
-FEATURE_LEVEL_5_0 = 0x5000
-TENSOR_TYPE_BUFFER = 1
-BINDING_TYPE_NONE, BINDING_TYPE_BUFFER = 0, 1
-OPERATOR_SLICE, OPERATOR_REVERSE_SUBSEQUENCES, OPERATOR_SLICE1 = 60, 106, 111
+MAX_RANK = Limits.TENSOR_DIMENSION_COUNT_MAX1
+BUFFER_ALIGNMENT = Limits.MINIMUM_BUFFER_TENSOR_ALIGNMENT
+FEATURE_LEVEL_5_0 = FeatureLevel.LEVEL_5_0
+TENSOR_TYPE_BUFFER = TensorType.BUFFER
+BINDING_TYPE_NONE, BINDING_TYPE_BUFFER = BindingType.NONE, BindingType.BUFFER
+OPERATOR_SLICE, OPERATOR_REVERSE_SUBSEQUENCES, OPERATOR_SLICE1 = (OperatorType.SLICE, OperatorType.REVERSE_SUBSEQUENCES,
+                                                                  OperatorType.SLICE1)
 # DML_TENSOR_DATA_TYPE: name -> (value, bytes per element, signed, float).
 # Mirrors src/core/data_type.h (compared by the CTest python_mirrors_c).
+_T = TensorDataType
 DATA_TYPES = {
-    "FLOAT32": (1, 4, True, True),
-    "FLOAT16": (2, 2, True, True),
-    "UINT32": (3, 4, False, False),
-    "UINT16": (4, 2, False, False),
-    "UINT8": (5, 1, False, False),
-    "INT32": (6, 4, True, False),
-    "INT16": (7, 2, True, False),
-    "INT8": (8, 1, True, False),
-    "FLOAT64": (9, 8, True, True),
-    "UINT64": (10, 8, False, False),
-    "INT64": (11, 8, True, False),
+    "FLOAT32": (_T.FLOAT32, 4, True, True),
+    "FLOAT16": (_T.FLOAT16, 2, True, True),
+    "UINT32": (_T.UINT32, 4, False, False),
+    "UINT16": (_T.UINT16, 2, False, False),
+    "UINT8": (_T.UINT8, 1, False, False),
+    "INT32": (_T.INT32, 4, True, False),
+    "INT16": (_T.INT16, 2, True, False),
+    "INT8": (_T.INT8, 1, True, False),
+    "FLOAT64": (_T.FLOAT64, 8, True, True),
+    "UINT64": (_T.UINT64, 8, False, False),
+    "INT64": (_T.INT64, 8, True, False),
 }
 # Unsigned DML data types by element size: the operators only move bytes, so
 # any 1/2/4/8-byte element (bool, bfloat16, complex64 ...) travels as these.
@@ -55,13 +51,51 @@ INT_P = ctypes.POINTER(ctypes.c_int32)
 
 
 class DmlError(RuntimeError):
-    """A failing libdml call: .result is the DML_RESULT, .name its name, and the
-    message is dmlGetLastErrorMessage() (call, field and rule)."""
+    """A failing libdml call: .result is the DML_RESULT (a Result where known),
+    .name its name, and the message is dmlGetLastErrorMessage() (call, field
+    and rule). DmlError(result, message) is the subclass of that result, so
+    that callers catch by Python's own kinds: DmlInvalidArgumentError is a
+    ValueError, DmlOutOfMemoryError a MemoryError, DmlNotImplementedError and
+    DmlUnsupportedError NotImplementedErrors."""
+
+    def __new__(cls, result, message, *args):
+        if cls is DmlError:
+            cls = _ERROR_CLASSES.get(result, DmlError)
+        return super().__new__(cls, result, message, *args)
 
     def __init__(self, result, message):
-        self.result = result
+        self.result = Result(result) if result in RESULT_NAMES else result
         self.name = RESULT_NAMES.get(result, "DML_RESULT 0x%08X" % (result & 0xFFFFFFFF))
         super().__init__("%s: %s" % (self.name, message))
+
+
+class DmlInvalidArgumentError(DmlError, ValueError):
+    """DML_E_INVALIDARG: an argument breaks a rule the message names."""
+
+
+class DmlOutOfMemoryError(DmlError, MemoryError):
+    """DML_E_OUTOFMEMORY: a host or device allocation failed."""
+
+
+class DmlNotImplementedError(DmlError, NotImplementedError):
+    """DML_E_NOTIMPL: a valid DirectML operator this runtime does not implement."""
+
+
+class DmlUnsupportedError(DmlError, NotImplementedError):
+    """DML_E_UNSUPPORTED: no such backend or hardware, or a feature this runtime lacks."""
+
+
+class DmlInvalidCallError(DmlError):
+    """DML_E_INVALID_CALL: valid arguments in the wrong state (a RuntimeError)."""
+
+
+class DmlDeviceRemovedError(DmlError):
+    """DML_E_DEVICE_REMOVED: the device hit an unrecoverable error; make a new one."""
+
+
+_ERROR_CLASSES = {Result.E_INVALIDARG: DmlInvalidArgumentError, Result.E_OUTOFMEMORY: DmlOutOfMemoryError,
+                  Result.E_NOTIMPL: DmlNotImplementedError, Result.E_UNSUPPORTED: DmlUnsupportedError,
+                  Result.E_INVALID_CALL: DmlInvalidCallError, Result.E_DEVICE_REMOVED: DmlDeviceRemovedError}
 
 
 class BUFFER_TENSOR_DESC(ctypes.Structure):
@@ -195,6 +229,7 @@ _RESULT_FUNCTIONS = {
                                     ctypes.POINTER(ctypes.c_void_p)],
     "dmlBindingTableBindInputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
     "dmlBindingTableBindOutputs": [ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(BINDING_DESC)],
+    "dmlBindingTableReset": [ctypes.c_void_p, ctypes.POINTER(BINDING_TABLE_DESC)],
     "dmlDeviceCreateCommandRecorder": [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
     "dmlDeviceCreateCommandQueue": [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
     "dmlCommandRecorderRecordDispatch": [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p],
@@ -210,6 +245,7 @@ for _name, _args in _RESULT_FUNCTIONS.items():
     _f = getattr(lib, _name)
     _f.argtypes, _f.restype = _args, ctypes.c_int32
 lib.dmlRelease.argtypes, lib.dmlRelease.restype = [ctypes.c_void_p], ctypes.c_uint32
+lib.dmlAddRef.argtypes, lib.dmlAddRef.restype = [ctypes.c_void_p], ctypes.c_uint32
 lib.dmlBufferGetNativePointer.argtypes, lib.dmlBufferGetNativePointer.restype = [ctypes.c_void_p], ctypes.c_void_p
 lib.dmlDispatchableGetBindingProperties.argtypes = [ctypes.c_void_p]
 lib.dmlDispatchableGetBindingProperties.restype = BINDING_PROPERTIES

@@ -7,7 +7,8 @@ import operator
 import sys
 import threading
 
-from . import _dlpack, _lib
+from . import _cache, _cuda, _dlpack, _lib
+from ._enums import DepthSpaceOrder, OperatorType, PaddingMode, TensorDataType
 from ._lib import check, create, lib
 
 # ---- Devices and queues ------------------------------------------------------
@@ -28,6 +29,8 @@ class _Device:
         self.recorder = create(lib.dmlDeviceCreateCommandRecorder, self.handle.value)
         self.queues = {}
         self.lock = threading.Lock()
+        self.operators = _cache.LRU()  # compiled operators by desc (_cache.compiled)
+        self.compilations = 0  # how many operators were compiled (the tests check the cache)
 
     def queue(self, stream):
         """The queue on a host stream (an integer cudaStream_t), or the
@@ -84,24 +87,160 @@ def _from_dlpack_of(x):
 
 
 class Tensor:
-    """A tensor in a runtime buffer, exported through DLPack. What operators
-    return for inputs of a framework this package does not know."""
+    """A packed, row-major tensor in a runtime buffer, exported through DLPack
+    (the Python array API's protocol): what operators return for inputs of a
+    framework this package does not know, and fills on "cuda". Any number of
+    consumers may take it (np.from_dlpack, torch.from_dlpack, cupy ...): each
+    capsule holds its own reference to the buffer."""
 
-    def __init__(self, device, buffer, shape, dtype):
+    def __init__(self, device, buffer, shape, dtype, stream=None):
         self._device, self._buffer, self.shape, self._dtype = device, buffer, tuple(shape), dtype
-        self._exported = False
+        # The CUDA stream (DLPack's integer) whose recorded work writes this
+        # tensor, or None when it is written already.
+        self._stream = stream
 
     def __dlpack_device__(self):
-        return self._device.dlpack_device
+        kind, index = self._device.dlpack_device
+        return _dlpack.DLDeviceType(kind), index
 
-    def __dlpack__(self, stream=None, **kwargs):
-        # The work that wrote this tensor was recorded on the input framework's
-        # current stream (or the queue was synchronised): nothing to wait for.
-        if self._exported:
-            raise BufferError("dml.Tensor: __dlpack__ may be called once")
-        self._exported = True
-        pointer = lib.dmlBufferGetNativePointer(self._buffer.value)
-        return _dlpack.export(pointer, self.shape, self._dtype, self._device.dlpack_device, self._buffer)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of this tensor (docs/python.md, "DLPack, both
+        ways"). max_version (major, minor) >= (1, 0) gets a
+        "dltensor_versioned" capsule (DLPack 1.0), None or 0.x the legacy
+        "dltensor". dl_device None or this tensor's own: exported in place, or
+        copied when copy is True; a CUDA tensor to (kDLCPU, 0): copied to host
+        memory (copy False: ValueError); any other device: BufferError.
+        stream, the consumer's: only None on a host device; on CUDA None (the
+        legacy default stream), 1, 2 or a cudaStream_t, made to wait for the
+        work that writes this tensor, or -1 for no ordering."""
+        own = tuple(int(v) for v in self._device.dlpack_device)
+        target = own if dl_device is None else _dlpack_device_pair(dl_device)
+        copying = _needs_copy(own, target, copy)
+        _check_consumer_stream(stream, target)
+        if not copying:
+            owner, pointer = self._shared(stream)
+        elif target == own:
+            owner, pointer = self._copied(stream)
+        else:
+            owner, pointer = self._on_host()
+        versioned = max_version is not None and max_version[0] >= 1
+        flags = _dlpack.FLAG_IS_COPIED if copying else 0
+        return _dlpack.export(pointer, self.shape, self._dtype, target, owner, versioned, flags)
+
+    def _shared(self, stream):
+        """(owner, pointer) of this tensor's own memory, with a reference for the capsule."""
+        self._order_before(stream)
+        owner = _lib.Handle(self._buffer.value)
+        lib.dmlAddRef(owner.value)
+        return owner, lib.dmlBufferGetNativePointer(owner.value)
+
+    def _copied(self, stream):
+        """(owner, pointer) of a copy on this tensor's device. On CUDA the copy
+        runs on the consumer's stream after the work writing this tensor
+        (stream -1: on that work's own stream)."""
+        if self._device.dlpack_device[0] != _dlpack.KDL_CUDA:
+            copy_stream = None
+        elif stream == -1:
+            copy_stream = self._stream
+        else:
+            self._order_before(stream)
+            copy_stream = 1 if stream is None else stream
+        owner = _copy_buffer(self._device, self._buffer, self.shape, self._dtype, copy_stream)
+        return owner, lib.dmlBufferGetNativePointer(owner.value)
+
+    def _on_host(self):
+        """(owner, pointer) of a copy in host memory, read on this tensor's own
+        queue (ReadBuffer returns once the copy is complete)."""
+        size = self._nbytes()
+        host = (ctypes.c_uint8 * max(size, 1))()
+        with self._device.lock:
+            check(lib.dmlCommandQueueReadBuffer(self._device.queue(self._stream).value, self._buffer.value, 0, host,
+                                                size))
+        return _Keeper(host), ctypes.addressof(host)
+
+    def _nbytes(self):
+        count = 1
+        for n in self.shape:
+            count *= n
+        return count * (self._dtype[1] // 8)
+
+    def _order_before(self, stream):
+        """Makes the consumer's stream (None: the legacy default stream, 1)
+        wait for the work that writes this tensor: a CUDA event, or where the
+        CUDA runtime cannot be loaded, the host waits for that work."""
+        if self._stream is None or stream == -1:
+            return
+        consumer = 1 if stream is None else stream
+        if consumer == self._stream:
+            return
+        cudart = _cuda.runtime()
+        if cudart is not None:
+            _cuda.make_wait(cudart, self._device.adapter, self._stream, consumer)
+        else:
+            with self._device.lock:
+                check(lib.dmlCommandQueueSynchronize(self._device.queue(self._stream).value))
+
+
+class _Keeper:
+    """Holds host memory a capsule points at, until the consumer deletes it."""
+
+    def __init__(self, memory):
+        self.memory = memory
+
+    def close(self):
+        self.memory = None
+
+
+def _needs_copy(own, target, copy):
+    """Whether exporting a tensor on device own to device target copies it,
+    by the array API's rules for __dlpack__'s dl_device and copy."""
+    if copy not in (None, True, False):
+        raise TypeError("dml.Tensor.__dlpack__: copy must be None, True or False, not %r" % (copy,))
+    if target == own:
+        return copy is True
+    if own[0] == _dlpack.KDL_CUDA and target == (_dlpack.KDL_CPU, 0):
+        if copy is False:
+            raise ValueError("dml.Tensor.__dlpack__: dl_device %s needs a copy of this CUDA tensor, and copy is "
+                             "False" % (target,))
+        return True
+    raise BufferError("dml.Tensor.__dlpack__: cannot export a tensor on DLPack device %s to %s" % (own, target))
+
+
+def _dlpack_device_pair(dl_device):
+    try:
+        kind, index = dl_device
+        return int(kind), operator.index(index)
+    except (TypeError, ValueError):
+        raise TypeError("dml.Tensor.__dlpack__: dl_device must be a (device type, device id) pair, not %r"
+                        % (dl_device,)) from None
+
+
+def _check_consumer_stream(stream, target):
+    """The array API's rules for __dlpack__'s stream: None on devices without
+    streams; on CUDA an integer >= -1, and not 0 (ambiguous)."""
+    if stream is None:
+        return
+    if target[0] != _dlpack.KDL_CUDA:
+        raise ValueError("dml.Tensor.__dlpack__: stream must be None for DLPack device %s (got %r)"
+                         % (target, stream))
+    if not isinstance(stream, int):
+        raise TypeError("dml.Tensor.__dlpack__: stream must be an integer (a CUDA stream), not %s"
+                        % type(stream).__name__)
+    if stream == 0 or stream < -1:
+        raise ValueError("dml.Tensor.__dlpack__: stream %d is not allowed on CUDA (None, -1, 1, 2 or a "
+                         "cudaStream_t; 0 is ambiguous)" % stream)
+
+
+def _copy_buffer(device, buffer, shape, dtype, stream):
+    """A new runtime buffer with buffer's packed elements, copied by
+    ELEMENT_WISE_IDENTITY on stream's queue (bits, as unsigned integers)."""
+    sizes = list(shape) or [1]
+    data_type = _lib.UINT_TYPE_BY_SIZE[dtype[1] // 8]
+    source = _BufferOperand(buffer, data_type, sizes, _packed_strides(sizes))
+    out = _Output(device, sizes, data_type)
+    desc, keep = identity_desc(source, out, None, None)
+    _dispatch(device, stream, OPERATOR_ELEMENT_WISE_IDENTITY, desc, [source], [out])
+    return out.buffer
 
 
 # ---- Tensors into the runtime ------------------------------------------------
@@ -175,6 +314,7 @@ class _Operand:
 
 class _Output:
     """A packed output in a fresh runtime buffer."""
+    stream = None  # set by _dispatch: the stream whose work writes it
 
     def __init__(self, device, shape, data_type, lead=False):
         sizes = ([1] if lead else []) + list(shape)
@@ -194,25 +334,22 @@ def _bindings(bindings):
 
 
 def _dispatch(device, stream, op_type, op_desc, inputs, outputs):
-    """CreateOperator, CompileOperator, bind, RecordDispatch on the stream's queue."""
-    desc = _lib.OPERATOR_DESC(op_type, ctypes.cast(ctypes.pointer(op_desc), ctypes.c_void_p))
-    op = create(lib.dmlDeviceCreateOperator, device.handle.value, ctypes.byref(desc))
-    compiled = create(lib.dmlDeviceCompileOperator, device.handle.value, op.value, 0)
-    table = create(lib.dmlDeviceCreateBindingTable, device.handle.value,
-                   ctypes.byref(_lib.BINDING_TABLE_DESC(compiled.value)))
-    check(lib.dmlBindingTableBindInputs(table.value, len(inputs), _bindings([i.binding for i in inputs])))
-    check(lib.dmlBindingTableBindOutputs(table.value, len(outputs), _bindings([o.binding for o in outputs])))
+    """Runs the operator on the stream's queue: compiled once per device and
+    desc (_cache.compiled), then bound and recorded."""
+    entry = _cache.compiled(device, op_type, op_desc, len(inputs), len(outputs))
     with device.lock:
         queue = device.queue(stream)
-        check(lib.dmlCommandRecorderRecordDispatch(device.recorder.value, queue.value, compiled.value, table.value))
-        if stream is None and device.backend != "cpu":
-            # The runtime's own queue on a GPU: wait, so that the result is
-            # ready for whoever reads it next, on whatever stream.
-            check(lib.dmlCommandQueueSynchronize(queue.value))
+        # On a GPU with the runtime's own queue: wait, so that the result is
+        # ready for whoever reads it next, on whatever stream.
+        entry.record(device.recorder.value, queue.value, [i.binding for i in inputs], [o.binding for o in outputs],
+                     stream is None and device.backend != "cpu")
+    for o in outputs:  # the stream whose work writes it, None when done (Tensor)
+        o.stream = None if stream is None else stream
+    _cache.note_dispatch(device, stream, entry, inputs, outputs)
 
 
 def _result(x, device, output, dtype):
-    tensor = Tensor(device, output.buffer, output.shape, dtype)
+    tensor = Tensor(device, output.buffer, output.shape, dtype, output.stream)
     from_dlpack = _from_dlpack_of(x)
     return from_dlpack(tensor) if from_dlpack else tensor
 
@@ -340,7 +477,7 @@ def identity(x, scale=None, bias=None, *, backend=None):
     return _result(x, device, out, view.dtype)
 
 
-OPERATOR_ELEMENT_WISE_IDENTITY = 1
+OPERATOR_ELEMENT_WISE_IDENTITY = OperatorType.ELEMENT_WISE_IDENTITY
 
 
 # ---- REVERSE_SUBSEQUENCES ----------------------------------------------------
@@ -431,7 +568,7 @@ class _HostLengths:
             raise ValueError("dml.reverse_subsequences: %d lengths given; the lengths tensor %s holds %d"
                              % (len(values), tuple(shape), count))
         data = (ctypes.c_uint64 * count)(*_check_ints("dml.reverse_subsequences: lengths", values, 0, 2**64 - 1))
-        self.type, self.rank, self.sizes = 10, len(shape), _u32_array(shape)
+        self.type, self.rank, self.sizes = TensorDataType.UINT64, len(shape), _u32_array(shape)
         total = lib.DMLCalcBufferTensorSize(self.type, self.rank, self.sizes, None)
         self.desc = _lib.BUFFER_TENSOR_DESC(self.type, 0, self.rank, self.sizes, None, total, 0)
         self.tensor = _lib.TENSOR_DESC(_lib.TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(self.desc), ctypes.c_void_p))
@@ -505,7 +642,7 @@ class _TileDesc(ctypes.Structure):
                 ("RepeatsCount", ctypes.c_uint32), ("Repeats", ctypes.POINTER(ctypes.c_uint32))]
 
 
-OPERATOR_TILE = 70
+OPERATOR_TILE = OperatorType.TILE
 
 
 def tile(x, reps, *, backend=None):
@@ -542,10 +679,10 @@ class _DepthSpaceDesc(ctypes.Structure):
                 ("BlockSize", ctypes.c_uint32), ("Order", ctypes.c_int)]
 
 
-OPERATOR_DEPTH_TO_SPACE1 = 113
-OPERATOR_SPACE_TO_DEPTH1 = 114
-DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = 0
-DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = 1
+OPERATOR_DEPTH_TO_SPACE1 = OperatorType.DEPTH_TO_SPACE1
+OPERATOR_SPACE_TO_DEPTH1 = OperatorType.SPACE_TO_DEPTH1
+DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = DepthSpaceOrder.DEPTH_COLUMN_ROW
+DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = DepthSpaceOrder.COLUMN_ROW_DEPTH
 
 
 def _depth_space(name, operator, x, block_size, order, backend):
@@ -609,8 +746,9 @@ class _Padding1Desc(ctypes.Structure):
                 ("StartPadding", ctypes.POINTER(ctypes.c_uint32)), ("EndPadding", ctypes.POINTER(ctypes.c_uint32))]
 
 
-OPERATOR_PADDING1 = 155
-PADDING_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3}
+OPERATOR_PADDING1 = OperatorType.PADDING1
+PADDING_MODES = {"constant": PaddingMode.CONSTANT, "edge": PaddingMode.EDGE, "reflect": PaddingMode.REFLECTION,
+                 "symmetric": PaddingMode.SYMMETRIC}
 
 
 def _pad_widths(pad_width, ndim):
@@ -689,8 +827,8 @@ class _SplitDesc(ctypes.Structure):
                 ("OutputTensors", ctypes.POINTER(_lib.TENSOR_DESC)), ("Axis", ctypes.c_uint32)]
 
 
-OPERATOR_SPLIT = 62
-OPERATOR_JOIN = 63
+OPERATOR_SPLIT = OperatorType.SPLIT
+OPERATOR_JOIN = OperatorType.JOIN
 
 
 class AxisError(ValueError, IndexError):
@@ -813,8 +951,8 @@ def split(x, indices_or_sections, axis=0, *, backend=None):  # noqa: A001
 
 # ---- FILL_VALUE_CONSTANT / FILL_VALUE_SEQUENCE --------------------------------
 
-OPERATOR_FILL_VALUE_CONSTANT = 103
-OPERATOR_FILL_VALUE_SEQUENCE = 104
+OPERATOR_FILL_VALUE_CONSTANT = OperatorType.FILL_VALUE_CONSTANT
+OPERATOR_FILL_VALUE_SEQUENCE = OperatorType.FILL_VALUE_SEQUENCE
 
 
 class _FillConstantDesc(ctypes.Structure):
@@ -926,7 +1064,7 @@ class _CastDesc(ctypes.Structure):
     _fields_ = [("InputTensor", ctypes.POINTER(_lib.TENSOR_DESC)), ("OutputTensor", ctypes.POINTER(_lib.TENSOR_DESC))]
 
 
-OPERATOR_CAST = 61
+OPERATOR_CAST = OperatorType.CAST
 # (DLPack type code, bits) -> DML data type name; bool travels as its 0/1 byte.
 _CAST_TYPES = {(_dlpack.KDL_FLOAT, 16): "FLOAT16", (_dlpack.KDL_FLOAT, 32): "FLOAT32",
                (_dlpack.KDL_FLOAT, 64): "FLOAT64", (_dlpack.KDL_INT, 8): "INT8", (_dlpack.KDL_INT, 16): "INT16",
@@ -998,8 +1136,10 @@ def cast(x, dtype, *, backend=None):
 # Every tensor of one of these operators has one DimensionCount: lower-rank
 # operands get leading 1s (stride 0), and broadcasting is done the same way.
 
-OPERATOR_GATHER, OPERATOR_ELEMENT_WISE_IF, OPERATOR_SCATTER_ELEMENTS, OPERATOR_ONE_HOT = 67, 88, 94, 95
-OPERATOR_GATHER_ELEMENTS, OPERATOR_SCATTER_ND, OPERATOR_GATHER_ND1 = 107, 109, 140
+_O = OperatorType
+OPERATOR_GATHER, OPERATOR_ELEMENT_WISE_IF, OPERATOR_SCATTER_ELEMENTS, OPERATOR_ONE_HOT = (
+    _O.GATHER, _O.ELEMENT_WISE_IF, _O.SCATTER_ELEMENTS, _O.ONE_HOT)
+OPERATOR_GATHER_ELEMENTS, OPERATOR_SCATTER_ND, OPERATOR_GATHER_ND1 = _O.GATHER_ELEMENTS, _O.SCATTER_ND, _O.GATHER_ND1
 
 _TENSOR_P = ctypes.POINTER(_lib.TENSOR_DESC)
 
@@ -1499,3 +1639,11 @@ def where(condition, a, b, *, backend=None):
     owner = a if "a" in views else b
     return _finish(owner, device, stream, OPERATOR_ELEMENT_WISE_IF, desc, [cond] + operands, out,
                    tuple(result_shape), first.dtype)
+
+
+# Calls on numpy arrays that run one operator on the array's memory are
+# replayed from the cache after the first (_cache.replayable): the
+# functions below return exactly what they would, at a dispatch's cost.
+slice1, slice, identity, tile, depth_to_space, space_to_depth, pad, cast = (  # noqa: A001
+    _cache.replayable(f.__name__, f) for f in (slice1, slice, identity, tile, depth_to_space, space_to_depth, pad,
+                                               cast))

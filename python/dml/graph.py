@@ -17,10 +17,11 @@ import threading
 import types
 
 from . import _dlpack, _lib, _ops
+from ._enums import CreateDeviceFlags, GraphEdgeType, GraphNodeType
 from ._lib import check, create, lib
 
-_NODE_TYPE_OPERATOR = 1
-_EDGE_INPUT, _EDGE_OUTPUT, _EDGE_INTERMEDIATE = 1, 2, 3
+_NODE_TYPE_OPERATOR = GraphNodeType.OPERATOR
+_EDGE_INPUT, _EDGE_OUTPUT, _EDGE_INTERMEDIATE = GraphEdgeType.INPUT, GraphEdgeType.OUTPUT, GraphEdgeType.INTERMEDIATE
 
 
 class Value:
@@ -298,13 +299,14 @@ class CompiledGraph:
             queue = device.queue(stream)
             check(lib.dmlCommandRecorderRecordDispatch(device.recorder.value, queue.value, compiled.handle.value,
                                                        table.value))
-            if (stream is None and device.backend != "cpu") or temporary is not None:
+            synchronized = (stream is None and device.backend != "cpu") or temporary is not None
+            if synchronized:
                 # The temporary resource is released when this call returns:
                 # the work reading it must be done (and see _ops._dispatch).
                 check(lib.dmlCommandQueueSynchronize(queue.value))
         results = []
         for shape, dtype, buffer, _ in outputs:
-            tensor = _ops.Tensor(device, buffer, shape, dtype)
+            tensor = _ops.Tensor(device, buffer, shape, dtype, None if synchronized or stream is None else stream)
             from_dlpack = _ops._from_dlpack_of(tensors[0])
             results.append(from_dlpack(tensor) if from_dlpack else tensor)
         return results
@@ -334,7 +336,7 @@ class CompiledGraph:
 
 
 # ---- ctypes declarations of the graph API (dml.h, "Graphs") ----------------
-_CREATE_DEVICE_FLAG_DEBUG = 1
+_CREATE_DEVICE_FLAG_DEBUG = CreateDeviceFlags.DEBUG
 _MESSAGE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
 _messages_lock = threading.Lock()
 
