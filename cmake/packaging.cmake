@@ -102,11 +102,19 @@ endif()
 # package provides yet: found in the build tree (-l).
 find_program(DML_DPKG_SHLIBDEPS dpkg-shlibdeps)
 find_program(DML_FILE_COMMAND file)
+set(DML_DEB_TOOLS_LIBRARIES "")
 if(DML_DPKG_SHLIBDEPS AND DML_FILE_COMMAND)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${CMAKE_LIBRARY_OUTPUT_DIRECTORY})
 else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6")
+  # What dpkg-shlibdeps finds, unversioned: the CUDA runtime inside
+  # libdml_cuda.so is C++.
+  set(DML_DEB_RUNTIME_LIBRARIES "libc6")
+  if(DML_CUDA_FOUND)
+    string(APPEND DML_DEB_RUNTIME_LIBRARIES ", libstdc++6, libgcc-s1")
+  endif()
+  set(DML_DEB_TOOLS_LIBRARIES ", libc6")
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "${DML_DEB_RUNTIME_LIBRARIES}")
 endif()
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ${DML_DEB_RUNTIME_PACKAGE})
@@ -146,7 +154,7 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME ${DML_DEB_TOOLS_PACKAGE})
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 # The tools are built and tested with the library they ship with: the same
 # version, not just a compatible one.
-set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${DML_DEB_RUNTIME_PACKAGE} (= ${DML_DEB_VERSION})")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${DML_DEB_RUNTIME_PACKAGE} (= ${DML_DEB_VERSION})${DML_DEB_TOOLS_LIBRARIES}")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "${PROJECT_DESCRIPTION} (tools)
 dmlinfo shows the backends the runtime finds and why; dmlrun runs one
 operator or a graph from the command line; dmlbench measures the runtime
