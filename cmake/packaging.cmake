@@ -45,20 +45,23 @@ License: NVIDIA-CUDA-Toolkit-EULA
  redistribute (Attachment A).
 ")
 endif()
+find_program(DML_GZIP gzip)
 foreach(component runtime dev tools)
   string(TOUPPER ${component} upper)
   set(package ${DML_DEB_${upper}_PACKAGE})
   set(dir ${DML_DEB_DIR}/${package})
   set(DML_DEB_PACKAGE ${package})
   configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/copyright.in ${dir}/copyright @ONLY)
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/changelog.in ${dir}/changelog.Debian @ONLY)
-  # gzip -9n: maximum compression, no name or time stamp in the header (reproducible).
-  execute_process(COMMAND gzip -9nf ${dir}/changelog.Debian RESULT_VARIABLE failed)
-  if(failed)
-    message(FATAL_ERROR "packaging: gzip -9n ${dir}/changelog.Debian failed")
+  set(files ${dir}/copyright)
+  if(DML_GZIP)   # gzip is Essential on Debian; elsewhere the packages go without a changelog
+    configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/changelog.in ${dir}/changelog.Debian @ONLY)
+    # -9n: maximum compression, no name or time stamp in the header (reproducible).
+    execute_process(COMMAND ${DML_GZIP} -9nf ${dir}/changelog.Debian RESULT_VARIABLE failed)
+    if(NOT failed)
+      list(APPEND files ${dir}/changelog.Debian.gz)
+    endif()
   endif()
-  install(FILES ${dir}/copyright ${dir}/changelog.Debian.gz
-    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package}
+  install(FILES ${files} DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package}
     COMPONENT ${component} EXCLUDE_FROM_ALL)
 endforeach()
 # The runtime's control files: the shlibs entry hosts' packages depend through
@@ -125,8 +128,10 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "${PROJECT_DESCRIPTION} (library and backends)
 libdml.so.1 runs DirectML's operators through DirectML's C object model
 (device, operator, compiled operator, binding table, command recorder).
-It finds its backend plugins in /usr/${CMAKE_INSTALL_LIBDIR}/dml/ and forwards every call to the
-best one: libdml_cpu.so everywhere, libdml_cuda.so on NVIDIA GPUs.")
+It finds its backend plugins in
+/usr/${CMAKE_INSTALL_LIBDIR}/dml/
+and forwards every call to the best one: libdml_cpu.so everywhere,
+libdml_cuda.so on NVIDIA GPUs.")
 if(DML_CUDA_FOUND)
   # libdml_cuda.so links the CUDA runtime statically and opens the driver
   # (libcuda.so.1) only when a host asks for the cuda backend: it needs no

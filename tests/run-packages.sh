@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages (cmake/packaging.cmake) as a user gets them:
-#   1. builds them from BUILD_DIR (cpack -G DEB, into BUILD_DIR/packages);
+#   1. builds them from BUILD_DIR (its `package` target: cpack, into
+#      BUILD_DIR/packages);
 #   2. checks each one's control fields (names, versions, dependencies, the
 #      runtime's shlibs and ldconfig trigger) and files (the soname links);
 #   3. unpacks them into a throwaway root with `dpkg -x`, the way apt would lay
@@ -36,7 +37,9 @@ fail() { echo "run-packages: FAILED: $*" >&2; exit 1; }
 
 # ---- 1. build ----------------------------------------------------------------
 rm -rf "$build/packages"
-(cd "$build" && cpack -G DEB) >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
+# The documented command: it re-runs CMake first when a CMake file changed
+# (a bare cpack would read the CPackConfig.cmake of the last configure).
+cmake --build "$build" -j "$(nproc)" --target package >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cmake --build $build --target package"; }
 version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
 [ -n "$version" ] || fail "no CPACK_PACKAGE_VERSION in $build/CPackConfig.cmake"
 arch=$(dpkg --print-architecture)
