@@ -49,38 +49,43 @@ for p in "$runtime" "$dev" "$tools"; do [ -f "$p" ] || fail "no $(basename "$p")
 echo "built $(cd "$build/packages" && ls ./*.deb | tr '\n' ' ')"
 
 # ---- 2. control fields and files -----------------------------------------------
+# (Outputs are read from files or variables: a pipe into grep -q can fail by
+# SIGPIPE under pipefail.)
 field() { dpkg-deb -f "$1" "$2"; }
 expect_field() { # PACKAGE FIELD PATTERN
-  field "$1" "$2" | grep -Eq -- "$3" || fail "$(basename "$1"): $2 is '$(field "$1" "$2")', expected /$3/"
+  local value; value=$(field "$1" "$2")
+  grep -Eq -- "$3" <<< "$value" || fail "$(basename "$1"): $2 is '$value', expected /$3/"
 }
 for p in "$runtime" "$dev" "$tools"; do
   expect_field "$p" Version "^$version-1\$"
   expect_field "$p" Maintainer '.+ <.+@.+>'
   [ "$(field "$p" Description | wc -l)" -gt 1 ] || fail "$(basename "$p"): no extended description"
-  dpkg-deb -c "$p" | grep -q "/usr/share/doc/$(field "$p" Package)/copyright\$" || fail "$(basename "$p"): no copyright file"
+  name=$(field "$p" Package)
+  dpkg-deb -c "$p" > "$work/$name.txt"
+  grep -q "/usr/share/doc/$name/copyright\$" "$work/$name.txt" || fail "$name: no copyright file"
 done
 expect_field "$runtime" Section '^libs$'
 expect_field "$runtime" Depends 'libc6'
 expect_field "$dev" Depends "^libdml1 \\(= $version-1\\)\$"
 expect_field "$tools" Depends "libdml1 \\(= $version-1\\)"
-dpkg-deb -I "$runtime" shlibs | grep -qx "libdml 1 libdml1 (>= $version)" || fail "libdml1's shlibs: $(dpkg-deb -I "$runtime" shlibs)"
-dpkg-deb -I "$runtime" triggers | grep -qx 'activate-noawait ldconfig' || fail "libdml1 has no ldconfig trigger"
+shlibs=$(dpkg-deb -I "$runtime" shlibs) triggers=$(dpkg-deb -I "$runtime" triggers)
+[ "$shlibs" = "libdml 1 libdml1 (>= $version)" ] || fail "libdml1's shlibs: $shlibs"
+[ "$triggers" = "activate-noawait ldconfig" ] || fail "libdml1's triggers: $triggers"
 
 # Contents: the soname link in the runtime, the development link in -dev, nothing of one in the other.
-dpkg-deb -c "$runtime" > "$work/runtime.txt"; dpkg-deb -c "$dev" > "$work/dev.txt"; dpkg-deb -c "$tools" > "$work/tools.txt"
-has() { grep -Eq -- "$2" "$work/$1.txt" || fail "$1 package lacks $2: $(awk '{print $6, $7, $8}' "$work/$1.txt")"; }
-lacks() { ! grep -Eq -- "$2" "$work/$1.txt" || fail "$1 package holds $2"; }
-has runtime "/libdml\\.so\\.1 -> libdml\\.so\\.$version\$"
-has runtime "/libdml\\.so\\.$version\$"
-has runtime '/dml/libdml_cpu\.so$'
-lacks runtime '/libdml\.so( |$)'
-lacks runtime 'cudaemu'
-has dev '/libdml\.so -> libdml\.so\.1$'
-has dev '/include/dml/dml\.h$'
-has dev '/pkgconfig/dml\.pc$'
-has dev '/cmake/dml/dmlConfig\.cmake$'
-lacks dev '/libdml\.so\.1'
-for t in dmlinfo dmlrun dmlbench dmlcoalesce; do has tools "/usr/bin/$t\$"; done
+has() { grep -Eq -- "$2" "$work/$1.txt" || fail "$1 lacks $2: $(awk '{print $6, $7, $8}' "$work/$1.txt")"; }
+lacks() { ! grep -Eq -- "$2" "$work/$1.txt" || fail "$1 holds $2"; }
+has libdml1 "/libdml\\.so\\.1 -> libdml\\.so\\.$version\$"
+has libdml1 "/libdml\\.so\\.$version\$"
+has libdml1 '/dml/libdml_cpu\.so$'
+lacks libdml1 '/libdml\.so( |$)'
+lacks libdml1 'cudaemu'
+has libdml-dev '/libdml\.so -> libdml\.so\.1$'
+has libdml-dev '/include/dml/dml\.h$'
+has libdml-dev '/pkgconfig/dml\.pc$'
+has libdml-dev '/cmake/dml/dmlConfig\.cmake$'
+lacks libdml-dev '/libdml\.so\.1'
+for t in dmlinfo dmlrun dmlbench dmlcoalesce; do has dml-tools "/usr/bin/$t\$"; done
 echo "control fields and contents as expected"
 
 # ---- 3. the first host against the unpacked root ------------------------------------
@@ -103,7 +108,8 @@ run_host() { # NAME EXECUTABLE: runs it on the root's runtime, which it must hav
 # (${pcfiledir}), so PKG_CONFIG_SYSROOT_DIR is not needed.
 export PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH=
 case "$(pkg-config --variable=libdir dml)" in "$sysroot"/*) ;; *) fail "dml.pc's libdir is outside the root" ;; esac
-! pkg-config --libs dml | grep -q rpath || fail "the packaged dml.pc adds an rpath: $(pkg-config --libs dml)"
+libs=$(pkg-config --libs dml)
+[[ $libs != *rpath* ]] || fail "the packaged dml.pc adds an rpath: $libs"
 cc -std=c11 -Wall -Wextra -Werror -o "$work/host_pc" "$host_c" $(pkg-config --cflags --libs dml)
 run_host pkg-config "$work/host_pc"
 
