@@ -219,12 +219,13 @@ static void create_timer_fns(const SP_Platform* platform, SP_TimerFns* fns, TF_S
 
 __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status)
 {
+    /* TensorFlow aborts the process when a plugin returns an error here, so
+     * a runtime without adapters registers a platform with no devices and
+     * says why: TensorFlow goes on with its own. */
     char why[512];
     if (!choose_adapters(why, sizeof why)) {
-        char message[600];
-        snprintf(message, sizeof message, "DML plugin (libdml_tensorflow.so) not registered: %s", why);
-        TF_SetStatus(status, TF_FAILED_PRECONDITION, message);
-        return;
+        g_adapter_count = 0;
+        fprintf(stderr, "DML plugin (libdml_tensorflow.so): no DML device: %s\n", why);
     }
     params->major_version = SE_MAJOR;
     params->minor_version = SE_MINOR;

@@ -1,0 +1,192 @@
+"""The TensorFlow plugin (libdml_tensorflow.so) against TensorFlow's own CPU
+kernels, bit for bit, on random shapes, dtypes and attributes, eagerly and
+under tf.function, with the placement checked: soft placement is off, so an
+op asked for on DML:0 runs there or fails, and every result's device is
+DML:0. Run by tests/run-tensorflow.sh, once per runtime backend (DML_BACKEND);
+TF_PLUGGABLE_DEVICE_LIBRARY_PATH names the plugin.
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import tensorflow as tf
+
+DML = "/device:DML:0"
+CPU = "/device:CPU:0"
+SEED = int(os.environ.get("DML_TF_TEST_SEED", "2026"))
+# The types the plugin registers for data movement (no int32: TensorFlow keeps
+# int32 tensors of non-CPU devices in host memory).
+TYPES = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int16, tf.int64,
+         tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool]
+
+tf.config.set_soft_device_placement(False)
+
+
+def random_array(rng, shape, dtype):
+    """Random bits (NaNs and infinities included for floats); bools 0 or 1."""
+    shape = tuple(int(n) for n in shape)
+    if dtype == tf.bool:
+        return rng.integers(0, 2, size=shape).astype(bool)
+    np_type = np.dtype(dtype.as_numpy_dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    return np.frombuffer(rng.bytes(count * np_type.itemsize), dtype=np_type).reshape(shape).copy()
+
+
+def random_shape(rng, rank, low=1, high=5):
+    return [int(n) for n in rng.integers(low, high + 1, size=rank)]
+
+
+def on_cpu(value):
+    with tf.device(CPU):
+        return tf.constant(value)
+
+
+class DeviceTest(unittest.TestCase):
+    def test_device_listed(self):
+        devices = tf.config.list_physical_devices("DML")
+        self.assertGreaterEqual(len(devices), 1, tf.config.list_physical_devices())
+        self.assertEqual(devices[0].device_type, "DML")
+
+
+class OpTest(unittest.TestCase):
+    """Each case runs fn(*args) on the CPU and on DML:0 and wants the same
+    bytes (or the same error class)."""
+
+    def setUp(self):
+        self.rng = np.random.default_rng(SEED + sum(map(ord, self.id())))
+
+    def run_on(self, device, fn, args, function):
+        def call(*a):
+            with tf.device(device):
+                return fn(*a)
+        runner = tf.function(call, autograph=False) if function else call
+        try:
+            return runner(*[on_cpu(a) for a in args]), None
+        except (tf.errors.InvalidArgumentError, ValueError) as e:
+            return None, e
+
+    def check(self, fn, *args, function=False, what=""):
+        expected, expected_error = self.run_on(CPU, fn, args, function)
+        got, error = self.run_on(DML, fn, args, function)
+        label = "%s (%s)" % (what, "tf.function" if function else "eager")
+        if expected_error is not None:
+            self.assertIsNotNone(error, "%s: the CPU failed (%s), DML did not" % (label, expected_error))
+            self.assertIsInstance(error, type(expected_error), label)
+            return
+        if error is not None:
+            self.fail("%s: DML failed: %s" % (label, error))
+        outputs = got if isinstance(got, (list, tuple)) else [got]
+        references = expected if isinstance(expected, (list, tuple)) else [expected]
+        for out, ref in zip(outputs, references):
+            self.assertTrue(out.device.endswith("device:DML:0"), "%s: ran on %s" % (label, out.device))
+            self.assertEqual(out.dtype, ref.dtype, label)
+            self.assertEqual(out.shape, ref.shape, label)
+            a, b = out.numpy(), ref.numpy()
+            self.assertEqual(a.tobytes(), b.tobytes(), "%s: results differ\nDML %s\nCPU %s" % (label, a, b))
+
+    def cases(self, count):
+        """(index, dtype, use tf.function): every type, a few under tf.function."""
+        for i in range(count):
+            yield i, TYPES[i % len(TYPES)], i % 8 == 7
+
+    def test_identity_snapshot(self):
+        for i, dtype, function in self.cases(16):
+            x = random_array(self.rng, random_shape(self.rng, i % 6), dtype)
+            self.check(tf.identity, x, function=function, what="Identity %s %s" % (dtype.name, x.shape))
+            self.check(lambda t: tf.raw_ops.Snapshot(input=t), x, function=function, what="Snapshot")
+
+    def test_reshape_squeeze_expand_dims(self):
+        for i, dtype, function in self.cases(16):
+            shape = random_shape(self.rng, 1 + i % 5, 1, 3)
+            x = random_array(self.rng, shape, dtype)
+            target = list(reversed(shape))
+            target[self.rng.integers(len(target))] = -1
+            self.check(lambda t: tf.reshape(t, target), x, function=function, what="Reshape %s" % target)
+            self.check(lambda t: tf.squeeze(t), x, function=function, what="Squeeze %s" % shape)
+            axis = int(self.rng.integers(-len(shape) - 1, len(shape) + 1))
+            self.check(lambda t: tf.expand_dims(t, axis), x, function=function, what="ExpandDims %d" % axis)
+
+    def test_transpose(self):
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 8
+            x = random_array(self.rng, random_shape(self.rng, rank, 1, 4 if rank < 6 else 2), dtype)
+            perm = [int(p) for p in self.rng.permutation(rank)]
+            self.check(lambda t: tf.transpose(t, perm), x, function=function,
+                       what="Transpose %s %s %s" % (dtype.name, x.shape, perm))
+
+    def test_reverse(self):
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 7
+            x = random_array(self.rng, random_shape(self.rng, rank, 1, 4 if rank < 6 else 2), dtype)
+            axes = [int(a) for a in self.rng.permutation(rank)[: self.rng.integers(0, rank + 1)]]
+            axes = [a - rank if self.rng.integers(2) else a for a in axes]  # negative axes too
+            self.check(lambda t: tf.reverse(t, axes), x, function=function,
+                       what="ReverseV2 %s %s %s" % (dtype.name, x.shape, axes))
+
+    def test_slice(self):
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 6
+            shape = random_shape(self.rng, rank, 1, 6)
+            x = random_array(self.rng, shape, dtype)
+            begin = [int(self.rng.integers(0, n)) for n in shape]
+            size = [int(self.rng.integers(0, n - b + 1)) if self.rng.integers(4) else -1 for n, b in zip(shape, begin)]
+            self.check(lambda t: tf.slice(t, begin, size), x, function=function,
+                       what="Slice %s %s %s" % (x.shape, begin, size))
+
+    def test_strided_slice(self):
+        """Every mask: random begin/end/strides (negative, out of range,
+        reversed), random masks of all five kinds; errors must match too."""
+        for i, dtype, function in self.cases(120):
+            rank = 1 + i % 5
+            shape = random_shape(self.rng, rank, 1, 6)
+            x = random_array(self.rng, shape, dtype)
+            m = int(self.rng.integers(1, rank + 2))
+            begin = [int(v) for v in self.rng.integers(-8, 8, size=m)]
+            end = [int(v) for v in self.rng.integers(-8, 8, size=m)]
+            strides = [int(v) for v in self.rng.choice([-3, -2, -1, 1, 1, 2, 3], size=m)]
+            masks = {k: int(self.rng.integers(0, 1 << m)) if self.rng.integers(3) else 0
+                     for k in ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")}
+            masks["ellipsis_mask"] = 1 << int(self.rng.integers(m)) if self.rng.integers(3) == 0 else 0
+            if masks["shrink_axis_mask"]:  # valid shrink indices, stride 1, mostly
+                for d in range(m):
+                    if masks["shrink_axis_mask"] >> d & 1 and d < rank:
+                        begin[d] = int(self.rng.integers(-shape[d], shape[d]))
+                        strides[d] = 1
+            self.check(lambda t: tf.raw_ops.StridedSlice(input=t, begin=begin, end=end, strides=strides, **masks),
+                       x, function=function,
+                       what="StridedSlice %s %s %s %s %s" % (x.shape, begin, end, strides, masks))
+
+    def test_strided_slice_python_syntax(self):
+        x = random_array(self.rng, [3, 4, 5, 2], tf.float32)
+        for fn in (lambda t: t[..., ::-1], lambda t: t[1, :, tf.newaxis, ::2], lambda t: t[-1:0:-2, ..., 0],
+                   lambda t: t[:, tf.newaxis, ..., tf.newaxis, 1], lambda t: t[::-1, ::-1, ::-1, ::-1]):
+            self.check(fn, x, what="StridedSlice (python syntax)")
+            self.check(fn, x, function=True, what="StridedSlice (python syntax)")
+
+    def test_reverse_sequence(self):
+        """seq_axis before and after batch_axis, negative batch axis, lengths 0..axis size."""
+        for i, dtype, function in self.cases(36):
+            rank = 2 + i % 4
+            shape = random_shape(self.rng, rank, 1, 5)
+            x = random_array(self.rng, shape, dtype)
+            seq_axis, batch_axis = [int(a) for a in self.rng.permutation(rank)[:2]]
+            lengths = self.rng.integers(0, shape[seq_axis] + 1, size=shape[batch_axis])
+            lengths = lengths.astype(np.int64 if i % 2 else np.int32)
+            self.check(lambda t, n: tf.reverse_sequence(t, n, seq_axis=seq_axis, batch_axis=batch_axis), x, lengths,
+                       function=function, what="ReverseSequence %s seq %d batch %d" % (x.shape, seq_axis, batch_axis))
+
+    def test_bad_input_is_invalid_argument(self):
+        x = on_cpu(np.zeros([2, 3], np.float32))
+        with tf.device(DML):
+            with self.assertRaisesRegex(tf.errors.InvalidArgumentError, r"seq_lens\(1\) > input.dims\(1\)"):
+                tf.reverse_sequence(x, np.array([1, 4], np.int64), seq_axis=1, batch_axis=0)
+            with self.assertRaises(tf.errors.InvalidArgumentError):
+                tf.slice(x, [1, 0], [2, 1])
+            with self.assertRaises(tf.errors.InvalidArgumentError):
+                tf.transpose(x, [0, 0])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

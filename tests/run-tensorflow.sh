@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The TensorFlow plugin (hosts/tensorflow) against TensorFlow's own CPU kernels
+# (hosts/tensorflow/tests): a venv in BUILD_DIR/tf-venv with tensorflow-cpu from
+# PyPI (DML_TF_VENV names an existing venv that has it instead), the plugin
+# built against it in BUILD_DIR, then one process per backend, "cpu" and the
+# emulated CUDA backend "cudaemu" (importing TensorFlow takes seconds: one
+# import per backend, every test in it), TensorFlow loading the plugin from
+# BUILD_DIR/lib/tensorflow-plugins through TF_PLUGGABLE_DEVICE_LIBRARY_PATH.
+# When TensorFlow cannot be installed it prints "SKIPPED (the suite did not
+# run): why" and exits 0 (not a CTest test: run-all.sh goes on).
+#
+# Usage: tests/run-tensorflow.sh [BUILD_DIR]   (default: <repo>/build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+venv=${DML_TF_VENV:-$build/tf-venv}
+skip() { echo "run-tensorflow: SKIPPED (the suite did not run): $*"; exit 0; }
+
+command -v python3 >/dev/null || skip "python3 not found"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import importlib.util as u; assert u.find_spec("tensorflow")' 2>/dev/null; then
+  [ -z "${DML_TF_VENV:-}" ] || skip "DML_TF_VENV=$DML_TF_VENV has no tensorflow"
+  rm -rf "$venv"
+  python3 -m venv "$venv" >/dev/null 2>&1 || { rm -rf "$venv"; skip "python3 -m venv failed (install python3-venv: .ci/install-deps)"; }
+  if ! "$venv/bin/pip" install -q --disable-pip-version-check tensorflow-cpu >"$build/tf-venv-pip.log" 2>&1; then
+    rm -rf "$venv"; skip "pip could not install tensorflow-cpu (see $build/tf-venv-pip.log)"
+  fi
+fi
+
+# Configure with this venv's TensorFlow (hosts/tensorflow/CMakeLists.txt finds its headers).
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDML_TENSORFLOW_PYTHON="$venv/bin/python" >/dev/null
+else
+  cmake -S "$root" -B "$build" -DDML_TENSORFLOW_PYTHON="$venv/bin/python" >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu dml_tensorflow >/dev/null
+plugin=$build/lib/tensorflow-plugins/libdml_tensorflow.so
+[ -f "$plugin" ] || { echo "run-tensorflow: $plugin was not built" >&2; exit 1; }
+
+cd "$build"
+for backend in ${DML_TF_TEST_BACKENDS:-cpu cudaemu}; do
+  echo "run-tensorflow: backend $backend"
+  start=$(date +%s)
+  env -u DML_PLUGIN_PATH DML_BACKEND="$backend" TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$plugin" \
+    TF_CPP_MIN_LOG_LEVEL=2 "$venv/bin/python" "$root/hosts/tensorflow/tests/test_tensorflow.py"
+  echo "run-tensorflow: backend $backend done in $(( $(date +%s) - start )) s"
+done
