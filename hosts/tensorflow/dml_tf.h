@@ -165,5 +165,7 @@ void dmltf_run(TF_OpKernelContext* ctx, const void* key, size_t key_size, dmltf_
 void dmltf_register_shape_kernels(void);    /* kernels_shape.c */
 void dmltf_register_slice_kernels(void);    /* kernels_slice.c */
 void dmltf_register_sequence_kernels(void); /* kernels_sequence.c */
+void dmltf_register_join_kernels(void);     /* kernels_join.c */
+void dmltf_register_gather_kernels(void);   /* kernels_gather.c */
 
 #endif /* DML_TF_H */

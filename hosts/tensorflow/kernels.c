@@ -207,4 +207,6 @@ __attribute__((visibility("default"))) void TF_InitKernel(void)
     dmltf_register_shape_kernels();
     dmltf_register_slice_kernels();
     dmltf_register_sequence_kernels();
+    dmltf_register_join_kernels();
+    dmltf_register_gather_kernels();
 }

@@ -134,7 +134,7 @@ static bool to_binding(dmltf_device* d, const dmltf_binding* b, DML_BUFFER_BINDI
     return true;
 }
 
-#define MAX_BINDINGS 64
+#define MAX_BINDINGS 80
 
 static DML_RESULT bind_and_record(dmltf_device* d, DMLCommandQueue queue, cache_entry* e,
     const dmltf_binding* inputs, uint32_t input_count, const dmltf_binding* outputs, uint32_t output_count,
@@ -143,7 +143,7 @@ static DML_RESULT bind_and_record(dmltf_device* d, DMLCommandQueue queue, cache_
     DML_BUFFER_BINDING buffers[MAX_BINDINGS];
     DML_BINDING_DESC descs[MAX_BINDINGS];
     if (input_count + output_count > MAX_BINDINGS) {
-        TF_SetStatus(status, TF_UNIMPLEMENTED, "DML plugin: more than 64 tensors in one operator");
+        TF_SetStatus(status, TF_UNIMPLEMENTED, "DML plugin: more than 80 tensors in one operator");
         return DML_E_INVALIDARG;
     }
     for (uint32_t i = 0; i < input_count + output_count; i++) {
