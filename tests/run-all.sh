@@ -29,6 +29,9 @@ step "conformance against onnxruntime (skipped where it cannot be installed)"
 step "Python package (python/tests in a venv with numpy; skipped where numpy cannot be installed)"
 "$root/tests/run-python.sh" "$root/build"
 
+step "TensorFlow plugin (hosts/tensorflow against TensorFlow's CPU kernels; skipped where tensorflow-cpu cannot be installed)"
+"$root/tests/run-tensorflow.sh" "$root/build"
+
 step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null
 cmake --build "$root/build-asan" -j "$jobs"

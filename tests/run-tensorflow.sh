@@ -43,6 +43,7 @@ for backend in ${DML_TF_TEST_BACKENDS:-cpu cudaemu}; do
   echo "run-tensorflow: backend $backend"
   start=$(date +%s)
   env -u DML_PLUGIN_PATH DML_BACKEND="$backend" TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$plugin" \
-    TF_CPP_MIN_LOG_LEVEL=2 "$venv/bin/python" "$root/hosts/tensorflow/tests/test_tensorflow.py"
+    DML_TF_TEST_LOG="$build/tensorflow-$backend.log" "$venv/bin/python" "$root/hosts/tensorflow/tests/test_tensorflow.py" \
+    || { echo "run-tensorflow: failed on $backend; TensorFlow's log: $build/tensorflow-$backend.log" >&2; exit 1; }
   echo "run-tensorflow: backend $backend done in $(( $(date +%s) - start )) s"
 done

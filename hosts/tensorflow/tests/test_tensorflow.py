@@ -2,16 +2,35 @@
 kernels, bit for bit, on random shapes, dtypes and attributes, eagerly and
 under tf.function, with the placement checked: soft placement is off, so an
 op asked for on DML:0 runs there or fails, and every result's device is
-DML:0. Run by tests/run-tensorflow.sh, once per runtime backend (DML_BACKEND);
-TF_PLUGGABLE_DEVICE_LIBRARY_PATH names the plugin.
+DML:0. A Keras inference model of data-movement layers gives TensorFlow-CPU's
+output, and TensorFlow's placement log shows their ops on DML:0.
+
+Run by tests/run-tensorflow.sh, once per runtime backend (DML_BACKEND);
+TF_PLUGGABLE_DEVICE_LIBRARY_PATH names the plugin. TensorFlow's own output
+(its log, the placement of every op) goes to DML_TF_TEST_LOG (default: a
+temporary file); the test report goes to the original stdout.
 """
 import os
+import re
 import sys
 import tempfile
 import unittest
 
 import numpy as np
-import tensorflow as tf
+
+# TensorFlow logs placements to both file descriptors from C++: into the log file.
+LOG_PATH = os.environ.get("DML_TF_TEST_LOG") or tempfile.mkstemp(prefix="dml-tf-", suffix=".log")[1]
+_log = open(LOG_PATH, "wb", buffering=0)
+_report = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(_log.fileno(), 1)
+os.dup2(_log.fileno(), 2)
+sys.stdout = sys.stderr = _report
+
+import tensorflow as tf  # noqa: E402 (after the redirection: its import logs)
+
+# Before any op runs: the setting is read when functions are placed.
+tf.debugging.set_log_device_placement(True)
+tf.get_logger().setLevel("ERROR")  # not the retracing warnings of one function per case
 
 DML = "/device:DML:0"
 CPU = "/device:CPU:0"
@@ -231,6 +250,50 @@ class OpTest(unittest.TestCase):
             self.check(lambda t, n: tf.gather(t, n, axis=axis), x, indices, function=function,
                        what="GatherV2 %s axis %d indices %s" % (x.shape, axis, indices.shape))
 
+    def test_keras_model(self):
+        """Permute, Cropping2D, ZeroPadding2D, Reshape, RepeatVector,
+        Embedding, Concatenate: TensorFlow-CPU's output bit for bit, and the
+        placement log shows their ops (Transpose, StridedSlice, Pad, Reshape,
+        ExpandDims, Tile, GatherV2, ConcatV2) on DML:0."""
+        import keras
+        image = keras.Input(shape=(6, 8, 3), name="image")
+        tokens = keras.Input(shape=(5,), dtype="int64", name="tokens")
+        x = keras.layers.Permute((2, 1, 3))(image)
+        x = keras.layers.Cropping2D(((1, 0), (0, 2)))(x)
+        x = keras.layers.ZeroPadding2D(((1, 2), (0, 1)))(x)
+        x = keras.layers.Reshape((-1,))(x)
+        v = keras.layers.Reshape((-1,))(keras.layers.Cropping2D(((2, 2), (3, 3)))(image))
+        r = keras.layers.Reshape((-1,))(keras.layers.RepeatVector(3)(v))
+        e = keras.layers.Reshape((-1,))(keras.layers.Embedding(11, 4)(tokens))
+        model = keras.Model([image, tokens], keras.layers.Concatenate(axis=-1)([x, r, e]))
+        images = self.rng.standard_normal((2, 6, 8, 3)).astype(np.float32)
+        ids = self.rng.integers(0, 11, size=(2, 5)).astype(np.int64)
+
+        def infer(device):
+            # Soft placement for the model: Keras adds int32 shape arithmetic
+            # and index wrapping, which stay on the CPU.
+            tf.config.set_soft_device_placement(True)
+            try:
+                with tf.device(device):
+                    fn = tf.function(lambda a, b: model([a, b], training=False), autograph=False)
+                    return fn(on_cpu(images), on_cpu(ids))
+            finally:
+                tf.config.set_soft_device_placement(False)
+
+        expected = infer(CPU)
+        start = os.path.getsize(LOG_PATH)
+        got = infer(DML)
+        sys.__stdout__.flush()
+        with open(LOG_PATH, "rb") as f:
+            f.seek(start)
+            log = f.read().decode(errors="replace")
+        self.assertTrue(got.device.endswith("device:DML:0"), got.device)
+        self.assertEqual(got.numpy().tobytes(), expected.numpy().tobytes())
+        on_dml = {op for _, op, device in re.findall(r"(\S+): \((\w+)\): (/job\S+)", log)
+                  if device.endswith("device:DML:0")}
+        for op in ("Transpose", "StridedSlice", "Pad", "Reshape", "ExpandDims", "Tile", "GatherV2", "ConcatV2"):
+            self.assertIn(op, on_dml, "%s not placed on DML:0 (log %s)" % (op, LOG_PATH))
+
     def test_bad_input_is_invalid_argument(self):
         x = on_cpu(np.zeros([2, 3], np.float32))
         with tf.device(DML):
@@ -245,6 +308,6 @@ class OpTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    program = unittest.main(verbosity=1, exit=False)
+    program = unittest.main(verbosity=1, exit=False, testRunner=unittest.TextTestRunner(stream=_report))
     print("test_tensorflow: cases %s" % ", ".join("%s %d" % kv for kv in COUNTS.items()))
     sys.exit(0 if program.result.wasSuccessful() else 1)
