@@ -167,5 +167,6 @@ void dmltf_register_slice_kernels(void);    /* kernels_slice.c */
 void dmltf_register_sequence_kernels(void); /* kernels_sequence.c */
 void dmltf_register_join_kernels(void);     /* kernels_join.c */
 void dmltf_register_gather_kernels(void);   /* kernels_gather.c */
+void dmltf_register_broadcast_kernels(void); /* kernels_broadcast.c */
 
 #endif /* DML_TF_H */

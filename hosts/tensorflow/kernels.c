@@ -209,4 +209,5 @@ __attribute__((visibility("default"))) void TF_InitKernel(void)
     dmltf_register_sequence_kernels();
     dmltf_register_join_kernels();
     dmltf_register_gather_kernels();
+    dmltf_register_broadcast_kernels();
 }

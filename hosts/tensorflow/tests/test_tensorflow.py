@@ -250,6 +250,36 @@ class OpTest(unittest.TestCase):
             self.check(lambda t, n: tf.gather(t, n, axis=axis), x, indices, function=function,
                        what="GatherV2 %s axis %d indices %s" % (x.shape, axis, indices.shape))
 
+    def test_broadcast_to(self):
+        for i, dtype, function in self.cases(24):
+            out_shape = random_shape(self.rng, 1 + i % 6, 1, 4)
+            shape = [1 if self.rng.integers(3) == 0 else n for n in out_shape[int(self.rng.integers(0, 3)):]]
+            x = random_array(self.rng, shape, dtype)
+            self.check(lambda t: tf.broadcast_to(t, out_shape), x, function=function,
+                       what="BroadcastTo %s -> %s" % (x.shape, out_shape))
+
+    def test_fill(self):
+        for i, dtype, function in self.cases(24):
+            dims = random_shape(self.rng, i % 5, 0 if i % 7 == 0 else 1, 4)
+            value = random_array(self.rng, [], dtype)
+            self.check(lambda v: tf.fill(dims, v), value, function=function, what="Fill %s" % dims)
+
+    def test_select(self):
+        for i, dtype, function in self.cases(36):
+            shape = random_shape(self.rng, 1 + i % 5, 1, 4)
+            a, b = random_array(self.rng, shape, dtype), random_array(self.rng, shape, dtype)
+            cond_shape = [1 if self.rng.integers(2) else n for n in shape][int(self.rng.integers(0, len(shape) + 1)):]
+            cond = random_array(self.rng, cond_shape, tf.bool)
+            b2 = random_array(self.rng, [1 if self.rng.integers(2) else n for n in shape], dtype)
+            self.check(lambda c, x, y: tf.where(c, x, y), cond, a, b2, function=function,
+                       what="SelectV2 %s %s %s" % (cond.shape, a.shape, b2.shape))
+            first = random_array(self.rng, shape[:1], tf.bool)
+            self.check(lambda c, x, y: tf.raw_ops.Select(condition=c, x=x, y=y), first, a, b, function=function,
+                       what="Select %s %s" % (first.shape, a.shape))
+            full = random_array(self.rng, shape, tf.bool)
+            self.check(lambda c, x, y: tf.raw_ops.Select(condition=c, x=x, y=y), full, a, b, function=function,
+                       what="Select %s" % (a.shape,))
+
     def test_keras_model(self):
         """Permute, Cropping2D, ZeroPadding2D, Reshape, RepeatVector,
         Embedding, Concatenate: TensorFlow-CPU's output bit for bit, and the
