@@ -7,7 +7,8 @@
 # import per backend, every test in it), TensorFlow loading the plugin from
 # BUILD_DIR/lib/tensorflow-plugins through TF_PLUGGABLE_DEVICE_LIBRARY_PATH.
 # When TensorFlow cannot be installed it prints "SKIPPED (the suite did not
-# run): why" and exits 0 (not a CTest test: run-all.sh goes on).
+# run): why" and exits 0 (not a CTest test: run-all.sh goes on). Then it runs
+# docs/tensorflow.md's example.
 #
 # Usage: tests/run-tensorflow.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -47,3 +48,14 @@ for backend in ${DML_TF_TEST_BACKENDS:-cpu cudaemu}; do
     || { echo "run-tensorflow: failed on $backend; TensorFlow's log: $build/tensorflow-$backend.log" >&2; exit 1; }
   echo "run-tensorflow: backend $backend done in $(( $(date +%s) - start )) s"
 done
+
+# docs/tensorflow.md's example (its ```py block), as a user runs it, on cpu:
+# its placement log must show the Pad of its tf.function on DML:0.
+example=$build/tensorflow-doc-example.py
+awk '/^```py$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$root/docs/tensorflow.md" > "$example"
+env -u DML_PLUGIN_PATH DML_BACKEND=cpu TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$plugin" TF_CPP_MIN_LOG_LEVEL=2 \
+  "$venv/bin/python" "$example" > "$build/tensorflow-doc-example.log" 2>&1 \
+  || { cat "$build/tensorflow-doc-example.log" >&2; exit 1; }
+grep -q "^Pad: (Pad): .*device:DML:0" "$build/tensorflow-doc-example.log" \
+  || { echo "run-tensorflow: docs/tensorflow.md's example: no Pad on DML:0 in its placement log" >&2; exit 1; }
+echo "run-tensorflow: docs/tensorflow.md example ran (Pad placed on DML:0)"
