@@ -168,5 +168,7 @@ void dmltf_register_sequence_kernels(void); /* kernels_sequence.c */
 void dmltf_register_join_kernels(void);     /* kernels_join.c */
 void dmltf_register_gather_kernels(void);   /* kernels_gather.c */
 void dmltf_register_broadcast_kernels(void); /* kernels_broadcast.c */
+void dmltf_register_split_kernels(void);    /* kernels_split.c */
+void dmltf_register_space_kernels(void);    /* kernels_space.c */
 
 #endif /* DML_TF_H */

@@ -210,4 +210,6 @@ __attribute__((visibility("default"))) void TF_InitKernel(void)
     dmltf_register_join_kernels();
     dmltf_register_gather_kernels();
     dmltf_register_broadcast_kernels();
+    dmltf_register_split_kernels();
+    dmltf_register_space_kernels();
 }

@@ -280,6 +280,35 @@ class OpTest(unittest.TestCase):
             self.check(lambda c, x, y: tf.raw_ops.Select(condition=c, x=x, y=y), full, a, b, function=function,
                        what="Select %s" % (a.shape,))
 
+    def test_split(self):
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 5
+            shape = random_shape(self.rng, rank, 1, 4)
+            axis = int(self.rng.integers(-rank, rank))
+            n = int(self.rng.integers(1, 4))
+            shape[axis] *= n
+            x = random_array(self.rng, shape, dtype)
+            self.check(lambda t: tf.split(t, n, axis=axis), x, function=function,
+                       what="Split %s into %d on %d" % (x.shape, n, axis))
+            sizes = [int(v) for v in self.rng.integers(0, 3, size=int(self.rng.integers(1, 4)))]
+            sizes[int(self.rng.integers(len(sizes)))] = -1
+            known = sum(v for v in sizes if v >= 0)
+            shape[axis] = known + int(self.rng.integers(0, 3))
+            x = random_array(self.rng, shape, dtype)
+            self.check(lambda t: tf.split(t, sizes, axis=axis), x, function=function,
+                       what="SplitV %s %s on %d" % (x.shape, sizes, axis))
+
+    def test_depth_space(self):
+        for i, dtype, function in self.cases(24):
+            b = int(self.rng.integers(2, 4))
+            n, h, w, c = (int(v) for v in self.rng.integers(1, 4, size=4))
+            x = random_array(self.rng, [n, h, w, c * b * b], dtype)
+            self.check(lambda t: tf.nn.depth_to_space(t, b), x, function=function,
+                       what="DepthToSpace %s block %d" % (x.shape, b))
+            y = random_array(self.rng, [n, h * b, w * b, c], dtype)
+            self.check(lambda t: tf.nn.space_to_depth(t, b), y, function=function,
+                       what="SpaceToDepth %s block %d" % (y.shape, b))
+
     def test_keras_model(self):
         """Permute, Cropping2D, ZeroPadding2D, Reshape, RepeatVector,
         Embedding, Concatenate: TensorFlow-CPU's output bit for bit, and the
