@@ -170,5 +170,6 @@ void dmltf_register_gather_kernels(void);   /* kernels_gather.c */
 void dmltf_register_broadcast_kernels(void); /* kernels_broadcast.c */
 void dmltf_register_split_kernels(void);    /* kernels_split.c */
 void dmltf_register_space_kernels(void);    /* kernels_space.c */
+void dmltf_register_convert_kernels(void);  /* kernels_convert.c */
 
 #endif /* DML_TF_H */

@@ -212,4 +212,5 @@ __attribute__((visibility("default"))) void TF_InitKernel(void)
     dmltf_register_broadcast_kernels();
     dmltf_register_split_kernels();
     dmltf_register_space_kernels();
+    dmltf_register_convert_kernels();
 }

@@ -309,6 +309,56 @@ class OpTest(unittest.TestCase):
             self.check(lambda t: tf.nn.space_to_depth(t, b), y, function=function,
                        what="SpaceToDepth %s block %d" % (y.shape, b))
 
+    CAST_TYPES = [tf.float32, tf.float64, tf.float16, tf.int8, tf.int16, tf.int64,
+                  tf.uint8, tf.uint16, tf.uint32, tf.uint64]
+
+    def test_cast(self):
+        """Every registered pair, on values every destination type holds
+        (TensorFlow's out-of-range float-to-integer casts are undefined C++)."""
+        for i, src in enumerate(self.CAST_TYPES):
+            for j, dst in enumerate(self.CAST_TYPES):
+                if src == dst:
+                    continue  # tf.cast returns its input: no op runs
+                shape = random_shape(self.rng, 1 + (i + j) % 4, 1, 5)
+                if src.is_floating:
+                    values = self.rng.uniform(0, 127, size=shape)
+                    if dst.is_floating:  # any finite value, infinities and NaN too
+                        values = random_array(self.rng, shape, src).astype(np.float64)
+                        values[~np.isfinite(values)] = 1.5
+                        if src != tf.float16:
+                            values = np.clip(values, -6e4, 6e4)
+                else:
+                    values = random_array(self.rng, shape, src)
+                x = np.asarray(values).astype(src.as_numpy_dtype)
+                self.check(lambda t: tf.cast(t, dst), x, function=(i + j) % 8 == 7,
+                           what="Cast %s -> %s" % (src.name, dst.name))
+
+    def test_range(self):
+        for i in range(24):
+            dtype = (tf.float32, tf.float64, tf.int64)[i % 3]
+            if dtype == tf.int64:
+                start, delta = int(self.rng.integers(-20, 20)), int(self.rng.choice([-3, -2, -1, 1, 2, 5]))
+                limit = start + delta * int(self.rng.integers(0, 30)) + int(self.rng.integers(0, 2))
+            else:
+                start, delta = float(self.rng.uniform(-10, 10)), float(self.rng.choice([-1, 1]) * self.rng.uniform(0.1, 2))
+                limit = start + delta * float(self.rng.uniform(0, 40))
+            args = [np.array(v, dtype.as_numpy_dtype) for v in (start, limit, delta)]
+            self.check(lambda a, b, c: tf.range(a, b, c), *args, function=i % 8 == 7,
+                       what="Range %s %s %s %s" % (dtype.name, start, limit, delta))
+
+    def test_one_hot(self):
+        for i, dtype, function in self.cases(36):
+            rank = i % 4
+            shape = random_shape(self.rng, rank, 1, 4)
+            depth = int(self.rng.integers(0 if i % 9 == 0 else 1, 6))
+            index_type = (np.uint8, np.int32, np.int64)[i % 3]
+            low = 0 if index_type == np.uint8 else -2
+            indices = self.rng.integers(low, depth + 2, size=shape).astype(index_type)  # out of range too
+            on, off = random_array(self.rng, [], dtype), random_array(self.rng, [], dtype)
+            axis = int(self.rng.integers(-1, rank + 1))
+            self.check(lambda n, a, b: tf.one_hot(n, depth, on_value=a, off_value=b, axis=axis), indices, on, off,
+                       function=function, what="OneHot %s depth %d axis %d" % (indices.shape, depth, axis))
+
     def test_keras_model(self):
         """Permute, Cropping2D, ZeroPadding2D, Reshape, RepeatVector,
         Embedding, Concatenate: TensorFlow-CPU's output bit for bit, and the
