@@ -8,7 +8,7 @@
 # BUILD_DIR/lib/tensorflow-plugins through TF_PLUGGABLE_DEVICE_LIBRARY_PATH.
 # When TensorFlow cannot be installed it prints "SKIPPED (the suite did not
 # run): why" and exits 0 (not a CTest test: run-all.sh goes on). Then it runs
-# docs/tensorflow.md's example.
+# docs/tensorflow.md's example, and TensorFlow with the plugin but no runtime.
 #
 # Usage: tests/run-tensorflow.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -49,7 +49,7 @@ for backend in ${DML_TF_TEST_BACKENDS:-cpu cudaemu}; do
   echo "run-tensorflow: backend $backend done in $(( $(date +%s) - start )) s"
 done
 
-# docs/tensorflow.md's example (its ```py block), as a user runs it, on cpu:
+# docs/tensorflow.md's example, and TensorFlow with the plugin but no runtime.(its ```py block), as a user runs it, on cpu:
 # its placement log must show the Pad of its tf.function on DML:0.
 example=$build/tensorflow-doc-example.py
 awk '/^```py$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$root/docs/tensorflow.md" > "$example"
@@ -59,3 +59,15 @@ env -u DML_PLUGIN_PATH DML_BACKEND=cpu TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$plugin
 grep -q "^Pad: (Pad): .*device:DML:0" "$build/tensorflow-doc-example.log" \
   || { echo "run-tensorflow: docs/tensorflow.md's example: no Pad on DML:0 in its placement log" >&2; exit 1; }
 echo "run-tensorflow: docs/tensorflow.md example ran (Pad placed on DML:0)"
+
+# Without a runtime (the plugin alone in a folder: its RUNPATH finds no
+# libdml.so.1) TensorFlow still imports and works, and the plugin says why
+# it has no device.
+lonely=$build/tensorflow-plugin-alone
+rm -rf "$lonely" && mkdir -p "$lonely" && cp "$plugin" "$lonely/"
+env -u DML_PLUGIN_PATH -u LD_LIBRARY_PATH TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$lonely/libdml_tensorflow.so" TF_CPP_MIN_LOG_LEVEL=2 \
+  "$venv/bin/python" -c 'import tensorflow as tf; assert not tf.config.list_physical_devices("DML"); assert tf.reverse(tf.constant([1, 2]), [0]).numpy().tolist() == [2, 1]' \
+  > "$build/tensorflow-alone.log" 2>&1 || { cat "$build/tensorflow-alone.log" >&2; exit 1; }
+grep -q "no DML device: cannot load the runtime: libdml.so.1" "$build/tensorflow-alone.log" \
+  || { echo "run-tensorflow: the plugin without a runtime did not say why" >&2; cat "$build/tensorflow-alone.log" >&2; exit 1; }
+echo "run-tensorflow: without a runtime, TensorFlow works and the plugin says: $(grep -o 'no DML device: cannot load the runtime[^(]*' "$build/tensorflow-alone.log")"

@@ -70,6 +70,71 @@ struct SP_Stream_st {
     struct SP_Stream_st* next;
 };
 
+/* ---- runtime.c: the runtime, loaded with dlopen ----
+ * The plugin does not link libdml.so.1: TensorFlow fails its own import when
+ * a plugin in tensorflow-plugins/ cannot be loaded, so a missing runtime must
+ * be a message and no device (SE_InitPlugin), not a load failure. Every call
+ * below goes through this table (the names are macros for its members). */
+#define DMLTF_RUNTIME_FUNCTIONS(X) \
+    X(dmlEnumerateAdapters) \
+    X(dmlCreateDevice) \
+    X(dmlRelease) \
+    X(dmlGetLastErrorMessage) \
+    X(dmlDeviceGetDeviceRemovedReason) \
+    X(dmlDeviceCreateCommandRecorder) \
+    X(dmlDeviceCreateCommandQueue) \
+    X(dmlCommandQueueSynchronize) \
+    X(dmlCommandQueueWriteBuffer) \
+    X(dmlCommandQueueReadBuffer) \
+    X(dmlDeviceCreateBuffer) \
+    X(dmlBufferGetNativePointer) \
+    X(dmlDeviceCreateOperator) \
+    X(dmlDeviceCompileOperator) \
+    X(dmlDispatchableGetBindingProperties) \
+    X(dmlDeviceCreateBindingTable) \
+    X(dmlBindingTableReset) \
+    X(dmlBindingTableBindInputs) \
+    X(dmlBindingTableBindOutputs) \
+    X(dmlBindingTableBindTemporaryResource) \
+    X(dmlCommandRecorderRecordDispatch) \
+    X(DMLCalcBufferTensorSize)
+
+typedef struct dmltf_runtime {
+#define DMLTF_RUNTIME_MEMBER(name) __typeof__(&name) p_##name;
+    DMLTF_RUNTIME_FUNCTIONS(DMLTF_RUNTIME_MEMBER)
+#undef DMLTF_RUNTIME_MEMBER
+} dmltf_runtime;
+
+extern dmltf_runtime dmltf_rt;
+/* Loads libdml.so.1 (through the plugin's RUNPATH) and every function; a
+ * message in why when it cannot. */
+bool dmltf_runtime_load(char* why, size_t why_size);
+
+#ifndef DMLTF_RUNTIME_LOADER
+#define dmlEnumerateAdapters (dmltf_rt.p_dmlEnumerateAdapters)
+#define dmlCreateDevice (dmltf_rt.p_dmlCreateDevice)
+#define dmlRelease (dmltf_rt.p_dmlRelease)
+#define dmlGetLastErrorMessage (dmltf_rt.p_dmlGetLastErrorMessage)
+#define dmlDeviceGetDeviceRemovedReason (dmltf_rt.p_dmlDeviceGetDeviceRemovedReason)
+#define dmlDeviceCreateCommandRecorder (dmltf_rt.p_dmlDeviceCreateCommandRecorder)
+#define dmlDeviceCreateCommandQueue (dmltf_rt.p_dmlDeviceCreateCommandQueue)
+#define dmlCommandQueueSynchronize (dmltf_rt.p_dmlCommandQueueSynchronize)
+#define dmlCommandQueueWriteBuffer (dmltf_rt.p_dmlCommandQueueWriteBuffer)
+#define dmlCommandQueueReadBuffer (dmltf_rt.p_dmlCommandQueueReadBuffer)
+#define dmlDeviceCreateBuffer (dmltf_rt.p_dmlDeviceCreateBuffer)
+#define dmlBufferGetNativePointer (dmltf_rt.p_dmlBufferGetNativePointer)
+#define dmlDeviceCreateOperator (dmltf_rt.p_dmlDeviceCreateOperator)
+#define dmlDeviceCompileOperator (dmltf_rt.p_dmlDeviceCompileOperator)
+#define dmlDispatchableGetBindingProperties (dmltf_rt.p_dmlDispatchableGetBindingProperties)
+#define dmlDeviceCreateBindingTable (dmltf_rt.p_dmlDeviceCreateBindingTable)
+#define dmlBindingTableReset (dmltf_rt.p_dmlBindingTableReset)
+#define dmlBindingTableBindInputs (dmltf_rt.p_dmlBindingTableBindInputs)
+#define dmlBindingTableBindOutputs (dmltf_rt.p_dmlBindingTableBindOutputs)
+#define dmlBindingTableBindTemporaryResource (dmltf_rt.p_dmlBindingTableBindTemporaryResource)
+#define dmlCommandRecorderRecordDispatch (dmltf_rt.p_dmlCommandRecorderRecordDispatch)
+#define DMLCalcBufferTensorSize (dmltf_rt.p_DMLCalcBufferTensorSize)
+#endif
+
 /* ---- stream_executor.c ---- */
 void dmltf_fill_stream_executor(SP_StreamExecutor* se);
 void dmltf_fill_timer_fns(SP_TimerFns* fns);

@@ -223,7 +223,7 @@ __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistratio
      * a runtime without adapters registers a platform with no devices and
      * says why: TensorFlow goes on with its own. */
     char why[512];
-    if (!choose_adapters(why, sizeof why)) {
+    if (!dmltf_runtime_load(why, sizeof why) || !choose_adapters(why, sizeof why)) {
         g_adapter_count = 0;
         fprintf(stderr, "DML plugin (libdml_tensorflow.so): no DML device: %s\n", why);
     }
