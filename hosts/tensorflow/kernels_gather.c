@@ -5,13 +5,14 @@
  * outside [0, axis size) with InvalidArgument, where the runtime would
  * clamp it, so the values are checked here, then copied to a device
  * temporary for the runtime to read. batch_dims > 0 is not supported.
+ * GatherNd likewise, as GATHER_ND1 over {tuple dimensions..., inner}.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dml_tf.h"
 
-enum { KERNEL_GATHER = 0x300 };
+enum { KERNEL_GATHER = 0x300, KERNEL_GATHER_ND };
 
 typedef struct gather_key {
     uint32_t kernel;
@@ -54,6 +55,17 @@ static void* gather_create(TF_OpKernelConstruction* ctx)
 static void gather_delete(void* kernel)
 {
     free(kernel);
+}
+
+static void* no_state(TF_OpKernelConstruction* ctx)
+{
+    (void)ctx;
+    return NULL;
+}
+
+static void no_delete(void* kernel)
+{
+    (void)kernel;
 }
 
 /* Each index in [0, limit), as TensorFlow's CPU kernel wants. */
@@ -160,9 +172,118 @@ done:
     TF_DeleteTensor(params);
 }
 
+/* ---- GatherNd ---- */
+
+typedef struct gather_nd_key {
+    uint32_t kernel;
+    DML_TENSOR_DATA_TYPE type, index_type;
+    dmltf_shape input; /* the tuple's K dimensions, then inner */
+    uint32_t count;    /* tuples */
+} gather_nd_key;
+
+static DML_RESULT create_gather_nd(DMLDevice device, const void* key_bytes, DMLOperator* op)
+{
+    const gather_nd_key* key = key_bytes;
+    uint32_t rank = key->input.rank, k = rank - 1;
+    dmltf_shape indices = { rank, { 0 } }, output = { rank, { 0 } };
+    for (uint32_t i = 0; i < rank; i++)
+        indices.sizes[i] = output.sizes[i] = 1;
+    indices.sizes[rank - 2] = key->count;
+    indices.sizes[rank - 1] = k;
+    output.sizes[rank - 2] = key->count;
+    output.sizes[rank - 1] = key->input.sizes[k];
+    DML_BUFFER_TENSOR_DESC in_buffer, index_buffer, out_buffer;
+    DML_TENSOR_DESC in, index, out;
+    dmltf_tensor_desc(&in_buffer, &in, key->type, &key->input, NULL);
+    dmltf_tensor_desc(&index_buffer, &index, key->index_type, &indices, NULL);
+    dmltf_tensor_desc(&out_buffer, &out, key->type, &output, NULL);
+    DML_GATHER_ND1_OPERATOR_DESC gather = { &in, &index, &out, rank, 2, 0 };
+    DML_OPERATOR_DESC desc = { DML_OPERATOR_GATHER_ND1, &gather };
+    return dmlDeviceCreateOperator(device, &desc, op);
+}
+
+static void gather_nd_compute(void* kernel, TF_OpKernelContext* ctx)
+{
+    (void)kernel;
+    TF_Tensor* params = dmltf_input(ctx, 0);
+    TF_Tensor* indices = params ? dmltf_input(ctx, 1) : NULL;
+    TF_Tensor *output = NULL, *device_indices = NULL;
+    int64_t out_dims[DMLTF_TF_MAX_RANK];
+    if (!indices)
+        goto done;
+    int rank = TF_NumDims(params), index_rank = TF_NumDims(indices);
+    int64_t k = index_rank ? TF_Dim(indices, index_rank - 1) : 0;
+    if (index_rank < 1 || k > rank) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "index innermost dimension length must be <= params rank; saw: %lld vs. %d",
+            (long long)k, rank);
+        goto done;
+    }
+    int out_rank = 0;
+    for (int i = 0; i < index_rank - 1; i++)
+        out_dims[out_rank++] = TF_Dim(indices, i);
+    int64_t inner = 1, n = dmltf_element_count(out_dims, out_rank);
+    for (int i = (int)k; i < rank; i++)
+        inner *= out_dims[out_rank++] = TF_Dim(params, i);
+    /* Every tuple inside params, as TensorFlow's CPU kernel checks. */
+    const void* data = TF_TensorData(indices);
+    bool wide = TF_TensorType(indices) == TF_INT64;
+    for (int64_t t = 0; t < n; t++)
+        for (int64_t c = 0; c < k; c++) {
+            int64_t v = wide ? ((const int64_t*)data)[t * k + c] : ((const int32_t*)data)[t * k + c];
+            if (v < 0 || v >= TF_Dim(params, (int)c)) {
+                dmltf_fail(ctx, TF_INVALID_ARGUMENT, "indices[%lld] = %lld (component %lld) does not index into param shape",
+                    (long long)t, (long long)v, (long long)c);
+                goto done;
+            }
+        }
+    if (!(output = dmltf_output(ctx, 0, TF_TensorType(params), out_dims, out_rank)) || n * inner == 0)
+        goto done;
+    if (k == 0 || k + 1 > DMLTF_MAX_RANK || n > UINT32_MAX || inner > UINT32_MAX) {
+        dmltf_fail(ctx, TF_UNIMPLEMENTED, "GatherNd with an index tuple of %lld components (the DML device takes 1 to %d) or a dimension above 2^32-1",
+            (long long)k, DMLTF_MAX_RANK - 1);
+        goto done;
+    }
+    gather_nd_key key;
+    memset(&key, 0, sizeof key);
+    key.kernel = KERNEL_GATHER_ND;
+    key.type = dmltf_bits_type(TF_TensorType(params));
+    key.index_type = wide ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
+    key.input.rank = (uint32_t)k + 1;
+    for (int i = 0; i < k; i++)
+        key.input.sizes[i] = (uint32_t)TF_Dim(params, i);
+    key.input.sizes[k] = (uint32_t)inner;
+    key.count = (uint32_t)n;
+    int64_t index_count = TF_TensorElementCount(indices);
+    TF_Status* status = TF_NewStatus();
+    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
+    device_indices = TF_AllocateTemp(ctx, TF_TensorType(indices), &index_count, 1, &on_device, status);
+    SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : NULL;
+    if (TF_GetCode(status) == TF_OK)
+        dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(device_indices), data,
+            TF_TensorByteSize(indices), status);
+    bool copied = TF_GetCode(status) == TF_OK;
+    if (!copied)
+        TF_OpKernelContext_Failure(ctx, status);
+    TF_DeleteStatus(status);
+    if (!copied)
+        goto done;
+    dmltf_binding in[2] = { { TF_TensorData(params), TF_TensorByteSize(params) },
+        { TF_TensorData(device_indices), TF_TensorByteSize(indices) } };
+    dmltf_binding out = { TF_TensorData(output), TF_TensorByteSize(output) };
+    dmltf_run(ctx, &key, sizeof key, create_gather_nd, in, 2, &out, 1);
+done:
+    TF_DeleteTensor(device_indices);
+    TF_DeleteTensor(output);
+    TF_DeleteTensor(indices);
+    TF_DeleteTensor(params);
+}
+
 void dmltf_register_gather_kernels(void)
 {
     static const char* const host_args[] = { "indices", "axis", NULL };
+    static const char* const nd_args[] = { "indices", NULL };
     dmltf_register("GatherV2", gather_create, gather_compute, gather_delete, "Tparams", dmltf_movement_types,
         dmltf_movement_type_count, host_args);
+    dmltf_register("GatherNd", no_state, gather_nd_compute, no_delete, "Tparams", dmltf_movement_types,
+        dmltf_movement_type_count, nd_args);
 }

@@ -403,6 +403,18 @@ class OpTest(unittest.TestCase):
         for op in ("Transpose", "StridedSlice", "Pad", "Reshape", "ExpandDims", "Tile", "GatherV2", "ConcatV2"):
             self.assertIn(op, on_dml, "%s not placed on DML:0 (log %s)" % (op, LOG_PATH))
 
+    def test_gather_nd(self):
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 5
+            shape = random_shape(self.rng, rank, 1, 4)
+            x = random_array(self.rng, shape, dtype)
+            k = int(self.rng.integers(1, rank + 1))
+            lead = random_shape(self.rng, int(self.rng.integers(0, 3)), 1, 3)
+            columns = [self.rng.integers(0, shape[c], size=lead) for c in range(k)]
+            indices = np.stack(columns, axis=-1).astype(np.int64 if i % 2 else np.int32)
+            self.check(lambda t, n: tf.gather_nd(t, n), x, indices, function=function,
+                       what="GatherNd %s indices %s" % (x.shape, indices.shape))
+
     def test_bad_input_is_invalid_argument(self):
         x = on_cpu(np.zeros([2, 3], np.float32))
         with tf.device(DML):
