@@ -236,5 +236,6 @@ void dmltf_register_broadcast_kernels(void); /* kernels_broadcast.c */
 void dmltf_register_split_kernels(void);    /* kernels_split.c */
 void dmltf_register_space_kernels(void);    /* kernels_space.c */
 void dmltf_register_convert_kernels(void);  /* kernels_convert.c */
+void dmltf_register_scatter_kernels(void);  /* kernels_scatter.c */
 
 #endif /* DML_TF_H */

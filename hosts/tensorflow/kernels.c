@@ -213,4 +213,5 @@ __attribute__((visibility("default"))) void TF_InitKernel(void)
     dmltf_register_split_kernels();
     dmltf_register_space_kernels();
     dmltf_register_convert_kernels();
+    dmltf_register_scatter_kernels();
 }

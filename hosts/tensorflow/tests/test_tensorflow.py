@@ -415,6 +415,21 @@ class OpTest(unittest.TestCase):
             self.check(lambda t, n: tf.gather_nd(t, n), x, indices, function=function,
                        what="GatherNd %s indices %s" % (x.shape, indices.shape))
 
+    def test_tensor_scatter_update(self):
+        """Distinct index tuples: of duplicates TensorFlow keeps the last and
+        the runtime's GPU backends any one (docs/tensorflow.md)."""
+        for i, dtype, function in self.cases(36):
+            rank = 1 + i % 5
+            shape = random_shape(self.rng, rank, 1, 4)
+            x = random_array(self.rng, shape, dtype)
+            k = int(self.rng.integers(1, rank + 1))
+            tuples = np.stack(np.unravel_index(np.arange(int(np.prod(shape[:k]))), shape[:k]), axis=-1)
+            chosen = self.rng.permutation(len(tuples))[: int(self.rng.integers(0, len(tuples) + 1))]
+            indices = tuples[chosen].astype(np.int64 if i % 2 else np.int32)
+            updates = random_array(self.rng, [len(chosen)] + shape[k:], dtype)
+            self.check(lambda t, n, u: tf.tensor_scatter_nd_update(t, n, u), x, indices, updates, function=function,
+                       what="TensorScatterUpdate %s indices %s" % (x.shape, indices.shape))
+
     def test_bad_input_is_invalid_argument(self):
         x = on_cpu(np.zeros([2, 3], np.float32))
         with tf.device(DML):
