@@ -9,6 +9,7 @@
  * the runtime (docs/operators.md), so they may differ.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,8 +343,16 @@ void dmltf_register_convert_kernels(void)
             TF_KernelBuilder* builder = TF_NewKernelBuilder("Cast", DMLTF_DEVICE_TYPE, cast_create, cast_compute,
                 cast_delete);
             TF_KernelBuilder_TypeConstraint(builder, "SrcT", cast_types[a], status);
-            TF_KernelBuilder_TypeConstraint(builder, "DstT", cast_types[b], status);
-            TF_RegisterKernelBuilder("Cast", builder, status);
+            if (TF_GetCode(status) == TF_OK)
+                TF_KernelBuilder_TypeConstraint(builder, "DstT", cast_types[b], status);
+            if (TF_GetCode(status) == TF_OK)
+                TF_RegisterKernelBuilder("Cast", builder, status);
+            else
+                TF_DeleteKernelBuilder(builder);
+            if (TF_GetCode(status) != TF_OK) {
+                fprintf(stderr, "DML plugin: registering Cast failed: %s\n", TF_Message(status));
+                TF_SetStatus(status, TF_OK, "");
+            }
         }
     TF_DeleteStatus(status);
     static const TF_DataType range_types[] = { TF_FLOAT, TF_DOUBLE, TF_INT64 };

@@ -75,22 +75,25 @@ static cache_entry* free_slot(dmltf_cache* cache)
     return oldest;
 }
 
-/* Compiles key's operator into e (all or nothing). */
+/* Compiles key's operator into e (all or nothing); a failure sets status. */
 static DML_RESULT compile_entry(dmltf_device* d, cache_entry* e, const void* key, size_t key_size,
-    dmltf_create_op_fn create)
+    dmltf_create_op_fn create, TF_Status* status)
 {
     DMLOperator op = NULL;
     DML_RESULT r = create(d->device, key, &op);
     if (DML_SUCCEEDED(r))
         r = dmlDeviceCompileOperator(d->device, op, DML_EXECUTION_FLAG_NONE, &e->compiled);
     dmlRelease(op);
-    if (DML_FAILED(r))
+    if (DML_FAILED(r)) {
+        dmltf_status_from_result(status, r, "DML plugin: creating the operator");
         return r;
+    }
     DML_BINDING_PROPERTIES properties = dmlDispatchableGetBindingProperties(e->compiled);
     if (properties.PersistentResourceSize) {
-        /* No kernel here uses operators with owned state. */
+        /* No kernel here uses operators with owned state (no initializer). */
         dmlRelease(e->compiled);
         e->compiled = NULL;
+        TF_SetStatus(status, TF_INTERNAL, "DML plugin: the operator needs a persistent resource");
         return DML_E_NOTIMPL;
     }
     e->temporary_size = properties.TemporaryResourceSize;
@@ -104,6 +107,7 @@ static DML_RESULT compile_entry(dmltf_device* d, cache_entry* e, const void* key
         r = DML_E_OUTOFMEMORY;
     if (DML_FAILED(r)) {
         release_entry(e);
+        dmltf_status_from_result(status, r, "DML plugin: preparing the operator");
         return r;
     }
     memcpy(e->key, key, key_size);
@@ -179,14 +183,12 @@ void dmltf_dispatch(dmltf_device* d, DMLCommandQueue queue, const void* key, siz
     cache_entry* e = lookup(d->cache, key, key_size);
     if (!e) {
         e = free_slot(d->cache);
-        DML_RESULT r = compile_entry(d, e, key, key_size, create);
-        if (DML_FAILED(r)) {
+        if (DML_FAILED(compile_entry(d, e, key, key_size, create, status))) {
             d->cache->count--; /* the slot is the last one, or an evicted one now empty */
             if (e != &d->cache->entries[d->cache->count])
                 *e = d->cache->entries[d->cache->count];
             memset(&d->cache->entries[d->cache->count], 0, sizeof *e);
             pthread_mutex_unlock(&d->lock);
-            dmltf_status_from_result(status, r, "DML plugin: creating the operator");
             return;
         }
     }
