@@ -8,10 +8,10 @@
 
 #include "dml_tf.h"
 
-/* int32 is absent: TensorFlow keeps int32 tensors of non-CPU devices in host
- * memory (as for its GPUs), where the runtime's kernels cannot read them. */
+/* int32 included: unlike its GPUs, TensorFlow gives a PluggableDevice's
+ * kernels their int32 tensors in device memory (the tests check it). */
 const TF_DataType dmltf_movement_types[] = {
-    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT8, TF_INT16, TF_INT64,
+    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT8, TF_INT16, TF_INT32, TF_INT64,
     TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64, TF_BOOL,
 };
 const size_t dmltf_movement_type_count = sizeof dmltf_movement_types / sizeof dmltf_movement_types[0];

@@ -18,7 +18,7 @@
 enum { KERNEL_CAST = 0x700, KERNEL_RANGE, KERNEL_ONE_HOT };
 
 static const TF_DataType cast_types[] = {
-    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_INT8, TF_INT16, TF_INT64, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
+    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_INT8, TF_INT16, TF_INT32, TF_INT64, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
 };
 
 static void* no_state(TF_OpKernelConstruction* ctx)
@@ -134,6 +134,7 @@ static double scalar_as_double(const TF_Tensor* t)
     case TF_FLOAT: return *(const float*)p;
     case TF_DOUBLE: return *(const double*)p;
     case TF_INT64: return (double)*(const int64_t*)p;
+    case TF_INT32: return *(const int32_t*)p;
     default: return 0;
     }
 }
@@ -165,11 +166,24 @@ static void range_compute(void* kernel, TF_OpKernelContext* ctx)
         goto done;
     }
     int64_t size;
-    if (type == TF_INT64) {
-        int64_t s = *(const int64_t*)TF_TensorData(t[0]), l = *(const int64_t*)TF_TensorData(t[1]);
-        int64_t d = *(const int64_t*)TF_TensorData(t[2]);
-        int64_t span = l > s ? l - s : s - l, step = d > 0 ? d : -d;
-        size = (span + step - 1) / step;
+    if (type == TF_INT64 || type == TF_INT32) {
+        /* Exact: int64 values above 2^53 are not doubles. */
+        int64_t s, l, d;
+        if (type == TF_INT64)
+            s = *(const int64_t*)TF_TensorData(t[0]), l = *(const int64_t*)TF_TensorData(t[1]),
+            d = *(const int64_t*)TF_TensorData(t[2]);
+        else
+            s = *(const int32_t*)TF_TensorData(t[0]), l = *(const int32_t*)TF_TensorData(t[1]),
+            d = *(const int32_t*)TF_TensorData(t[2]);
+        /* In uint64: |limit - start| and |delta| overflow no int64. */
+        uint64_t span = l > s ? (uint64_t)l - (uint64_t)s : (uint64_t)s - (uint64_t)l;
+        uint64_t step = d > 0 ? (uint64_t)d : 0 - (uint64_t)d;
+        uint64_t n = span / step + (span % step != 0);
+        if (n > INT64_MAX) {
+            dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Requires ((limit - start) / delta) <= 2^63");
+            goto done;
+        }
+        size = (int64_t)n;
     } else {
         double n = type == TF_FLOAT ? ceil(fabs(((float)limit - (float)start) / (float)delta))
                                     : ceil(fabs((limit - start) / delta));
@@ -355,9 +369,9 @@ void dmltf_register_convert_kernels(void)
             }
         }
     TF_DeleteStatus(status);
-    static const TF_DataType range_types[] = { TF_FLOAT, TF_DOUBLE, TF_INT64 };
+    static const TF_DataType range_types[] = { TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64 };
     static const char* const range_args[] = { "start", "limit", "delta", NULL };
-    dmltf_register("Range", no_state, range_compute, no_delete, "Tidx", range_types, 3, range_args);
+    dmltf_register("Range", no_state, range_compute, no_delete, "Tidx", range_types, 4, range_args);
     static const char* const one_hot_args[] = { "indices", "depth", "on_value", "off_value", NULL };
     dmltf_register("OneHot", one_hot_create, one_hot_compute, one_hot_delete, "T", dmltf_movement_types,
         dmltf_movement_type_count, one_hot_args);

@@ -35,9 +35,8 @@ tf.get_logger().setLevel("ERROR")  # not the retracing warnings of one function 
 DML = "/device:DML:0"
 CPU = "/device:CPU:0"
 SEED = int(os.environ.get("DML_TF_TEST_SEED", "2026"))
-# The types the plugin registers for data movement (no int32: TensorFlow keeps
-# int32 tensors of non-CPU devices in host memory).
-TYPES = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int16, tf.int64,
+# The types the plugin registers for data movement.
+TYPES = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int16, tf.int32, tf.int64,
          tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool]
 
 tf.config.set_soft_device_placement(False)
@@ -309,7 +308,7 @@ class OpTest(unittest.TestCase):
             self.check(lambda t: tf.nn.space_to_depth(t, b), y, function=function,
                        what="SpaceToDepth %s block %d" % (y.shape, b))
 
-    CAST_TYPES = [tf.float32, tf.float64, tf.float16, tf.int8, tf.int16, tf.int64,
+    CAST_TYPES = [tf.float32, tf.float64, tf.float16, tf.int8, tf.int16, tf.int32, tf.int64,
                   tf.uint8, tf.uint16, tf.uint32, tf.uint64]
 
     def test_cast(self):
@@ -335,8 +334,8 @@ class OpTest(unittest.TestCase):
 
     def test_range(self):
         for i in range(24):
-            dtype = (tf.float32, tf.float64, tf.int64)[i % 3]
-            if dtype == tf.int64:
+            dtype = (tf.float32, tf.float64, tf.int64, tf.int32)[i % 4]
+            if dtype.is_integer:
                 start, delta = int(self.rng.integers(-20, 20)), int(self.rng.choice([-3, -2, -1, 1, 2, 5]))
                 limit = start + delta * int(self.rng.integers(0, 30)) + int(self.rng.integers(0, 2))
             else:
@@ -379,8 +378,8 @@ class OpTest(unittest.TestCase):
         ids = self.rng.integers(0, 11, size=(2, 5)).astype(np.int64)
 
         def infer(device):
-            # Soft placement for the model: Keras adds int32 shape arithmetic
-            # and index wrapping, which stay on the CPU.
+            # Soft placement for the model: Keras' index wrapping (Less,
+            # AddV2) has no DML kernel and stays on the CPU.
             tf.config.set_soft_device_placement(True)
             try:
                 with tf.device(device):
