@@ -68,6 +68,16 @@ void dmltf_memory_free(dmltf_device* d, void* pointer)
         d->allocation_count--;
     }
     pthread_rwlock_unlock(&d->map_lock);
+    if (!buffer)
+        return;
+    /* The runtime frees a buffer without waiting for queued work (a CUDA
+     * buffer is cudaFreeAsync'd on the device's own stream): finish every
+     * queue's work first. TensorFlow frees regions rarely (they grow). */
+    pthread_mutex_lock(&d->lock);
+    for (SP_Stream s = d->streams; s; s = s->next)
+        dmlCommandQueueSynchronize(s->queue);
+    dmlCommandQueueSynchronize(d->copy_queue);
+    pthread_mutex_unlock(&d->lock);
     dmlRelease(buffer);
 }
 
