@@ -358,6 +358,19 @@ class OpTest(unittest.TestCase):
             self.check(lambda n, a, b: tf.one_hot(n, depth, on_value=a, off_value=b, axis=axis), indices, on, off,
                        function=function, what="OneHot %s depth %d axis %d" % (indices.shape, depth, axis))
 
+    def test_concurrent_ops(self):
+        """Independent ops of one tf.function run on TensorFlow's inter-op
+        threads at once, all on DML:0 (the plugin serialises the runtime's
+        one-thread-at-a-time objects)."""
+        x = random_array(self.rng, [16, 24, 8], tf.float32)
+        branches = [lambda t, k=k: tf.transpose(tf.reverse(t[k % 3:, ::-1 - k % 2], [k % 3]), [2, 0, 1])
+                    for k in range(16)]
+
+        def all_branches(t):
+            return tf.concat([tf.reshape(b(t), [-1]) for b in branches], 0)
+        for _ in range(3):
+            self.check(all_branches, x, function=True, what="16 concurrent branches")
+
     def test_keras_model(self):
         """Permute, Cropping2D, ZeroPadding2D, Reshape, RepeatVector,
         Embedding, Concatenate: TensorFlow-CPU's output bit for bit, and the
