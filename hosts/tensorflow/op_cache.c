@@ -156,6 +156,14 @@ static DML_RESULT bind_and_record(dmltf_device* d, DMLCommandQueue queue, cache_
             TF_SetStatus(status, TF_INTERNAL, "DML plugin: a tensor outside every allocation of its device");
             return DML_E_INVALIDARG;
         }
+        /* TensorFlow's allocations are 256-byte aligned; a view into one
+         * (a slice TensorFlow made without copying) may not be. */
+        if (descs[i].Type == DML_BINDING_TYPE_BUFFER && buffers[i].Offset % DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT) {
+            TF_SetStatus(status, TF_UNIMPLEMENTED,
+                "DML plugin: a tensor that does not start on a 16-byte boundary (a view into another "
+                "tensor); the runtime binds 16-byte aligned ranges only");
+            return DML_E_INVALIDARG;
+        }
     }
     DML_RESULT r = dmlBindingTableReset(e->table, NULL);
     if (DML_SUCCEEDED(r))
