@@ -416,13 +416,14 @@ static void strided_compute(void* kernel, TF_OpKernelContext* ctx)
     for (int i = 0; i < 4; i++)
         if (!(tensors[i] = dmltf_input(ctx, i)))
             goto done;
-    int64_t dims[DMLTF_MAX_RANK], spec[3][64], counts[3];
+    int64_t dims[DMLTF_MAX_RANK], spec[3][32], counts[3];
     int rank;
     if (!dmltf_tensor_dims(ctx, tensors[0], "input", dims, &rank))
         goto done;
     static const char* const names[] = { "begin", "end", "strides" };
     for (int i = 0; i < 3; i++)
-        if (!dmltf_read_host_ints(ctx, tensors[i + 1], names[i], spec[i], 64, &counts[i]))
+        /* At most 32 entries: the masks are 32-bit attributes. */
+        if (!dmltf_read_host_ints(ctx, tensors[i + 1], names[i], spec[i], 32, &counts[i]))
             goto done;
     if (counts[0] != counts[1] || counts[0] != counts[2]) {
         dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Expected begin, end, and strides to be 1D equal size tensors");
