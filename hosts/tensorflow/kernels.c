@@ -9,10 +9,11 @@
 #include "dml_tf.h"
 
 /* int32 included: unlike its GPUs, TensorFlow gives a PluggableDevice's
- * kernels their int32 tensors in device memory (the tests check it). */
+ * kernels their int32 tensors in device memory (the tests check it). It is
+ * last, so that the first count - 1 types are all but int32 (Pack, Unpack). */
 const TF_DataType dmltf_movement_types[] = {
-    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT8, TF_INT16, TF_INT32, TF_INT64,
-    TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64, TF_BOOL,
+    TF_FLOAT, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT8, TF_INT16, TF_INT64,
+    TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64, TF_BOOL, TF_INT32,
 };
 const size_t dmltf_movement_type_count = sizeof dmltf_movement_types / sizeof dmltf_movement_types[0];
 

@@ -1,6 +1,6 @@
 /*
- * kernels_join.c — ConcatV2 (JOIN), Pad, PadV2, MirrorPad (PADDING1) and
- * Tile (TILE). Elements move as bits; PadV2's value is its bits in the
+ * kernels_join.c — ConcatV2 and Pack (JOIN), Pad, PadV2, MirrorPad
+ * (PADDING1) and Tile (TILE). Elements move as bits; PadV2's value is its bits in the
  * same-size unsigned type, so every value, NaN payloads included, is kept.
  */
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "dml_tf.h"
 
-enum { KERNEL_CONCAT = 0x200, KERNEL_PAD, KERNEL_TILE };
+enum { KERNEL_CONCAT = 0x200, KERNEL_PAD, KERNEL_TILE, KERNEL_PACK };
 
 static void* no_state(TF_OpKernelConstruction* ctx)
 {
@@ -120,6 +120,88 @@ static void concat_compute(void* kernel, TF_OpKernelContext* ctx)
 done:
     TF_DeleteTensor(output);
     TF_DeleteTensor(axis_tensor);
+    for (int i = 0; i < n; i++)
+        TF_DeleteTensor(inputs[i]);
+}
+
+/* ---- Pack: a JOIN of the inputs seen with a dimension of 1 at axis ---- */
+
+typedef struct pack_kernel {
+    int64_t axis;
+} pack_kernel;
+
+static void* pack_create(TF_OpKernelConstruction* ctx)
+{
+    pack_kernel* k = calloc(1, sizeof *k);
+    TF_Status* status = TF_NewStatus();
+    if (k)
+        TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
+    if (TF_GetCode(status) != TF_OK)
+        TF_OpKernelConstruction_Failure(ctx, status);
+    TF_DeleteStatus(status);
+    return k;
+}
+
+static void pack_delete(void* kernel)
+{
+    free(kernel);
+}
+
+static void pack_compute(void* kernel, TF_OpKernelContext* ctx)
+{
+    const pack_kernel* k = kernel;
+    int n = TF_NumInputs(ctx);
+    TF_Tensor* inputs[MAX_CONCAT_INPUTS] = { NULL };
+    TF_Tensor* output = NULL;
+    if (n > MAX_CONCAT_INPUTS) {
+        dmltf_fail(ctx, TF_UNIMPLEMENTED, "Pack of %d tensors; the DML device joins at most %d", n, MAX_CONCAT_INPUTS);
+        return;
+    }
+    int64_t dims[DMLTF_MAX_RANK], out[DMLTF_MAX_RANK];
+    int rank;
+    for (int i = 0; i < n; i++)
+        if (!(inputs[i] = dmltf_input(ctx, i)))
+            goto done;
+    if (!dmltf_tensor_dims(ctx, inputs[0], "values[0]", dims, &rank))
+        goto done;
+    int64_t axis = k->axis < 0 ? k->axis + rank + 1 : k->axis;
+    if (axis < 0 || axis > rank || rank + 1 > DMLTF_MAX_RANK) {
+        dmltf_fail(ctx, axis < 0 || axis > rank ? TF_INVALID_ARGUMENT : TF_UNIMPLEMENTED,
+            "axis = %lld not in [%d, %d) (the DML device packs tensors of rank up to %d)", (long long)k->axis,
+            -rank - 1, rank + 1, DMLTF_MAX_RANK - 1);
+        goto done;
+    }
+    for (int i = 1; i < n; i++) {
+        bool same = TF_NumDims(inputs[i]) == rank;
+        for (int d = 0; same && d < rank; d++)
+            same = TF_Dim(inputs[i], d) == dims[d];
+        if (!same) {
+            dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Shapes of all inputs must match: values[0] and values[%d] differ", i);
+            goto done;
+        }
+    }
+    for (int i = 0, j = 0; i <= rank; i++)
+        out[i] = i == axis ? n : dims[j++];
+    if (!(output = dmltf_output(ctx, 0, TF_TensorType(inputs[0]), out, rank + 1)) ||
+        dmltf_element_count(out, rank + 1) == 0)
+        goto done;
+    concat_key key;
+    memset(&key, 0, sizeof key);
+    key.kernel = KERNEL_PACK;
+    key.type = dmltf_bits_type(TF_TensorType(inputs[0]));
+    key.axis = (uint32_t)axis;
+    key.count = (uint32_t)n;
+    if (!dmltf_shape_from_dims(ctx, out, rank + 1, &key.output))
+        goto done;
+    dmltf_binding bindings[MAX_CONCAT_INPUTS];
+    for (int i = 0; i < n; i++) {
+        key.axis_sizes[i] = 1;
+        bindings[i] = (dmltf_binding){ TF_TensorData(inputs[i]), TF_TensorByteSize(inputs[i]) };
+    }
+    dmltf_binding outb = { TF_TensorData(output), TF_TensorByteSize(output) };
+    dmltf_run(ctx, &key, sizeof key, create_concat, bindings, key.count, &outb, 1);
+done:
+    TF_DeleteTensor(output);
     for (int i = 0; i < n; i++)
         TF_DeleteTensor(inputs[i]);
 }
@@ -344,4 +426,7 @@ void dmltf_register_join_kernels(void)
     dmltf_register("PadV2", pad_v2_create, pad_compute, pad_delete, "T", types, n, pad_v2_args);
     dmltf_register("MirrorPad", pad_create, pad_compute, pad_delete, "T", types, n, pad_args);
     dmltf_register("Tile", no_state, tile_compute, no_delete, "T", types, n, tile_args);
+    /* Not int32: TensorFlow builds shapes with int32 Packs of host scalars,
+     * which its CPU kernel serves without copies to and from the device. */
+    dmltf_register("Pack", pack_create, pack_compute, pack_delete, "T", types, n - 1, NULL);
 }

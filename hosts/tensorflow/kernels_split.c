@@ -1,5 +1,5 @@
 /*
- * kernels_split.c — Split and SplitV as SPLIT. Outputs that are empty
+ * kernels_split.c — Split, SplitV and Unpack as SPLIT. Outputs that are empty
  * along the axis are allocated but not part of the runtime operator (it has
  * no empty tensors).
  */
@@ -8,7 +8,7 @@
 
 #include "dml_tf.h"
 
-enum { KERNEL_SPLIT = 0x500 };
+enum { KERNEL_SPLIT = 0x500, KERNEL_UNPACK };
 
 #define MAX_SPLIT_OUTPUTS 64
 
@@ -165,6 +165,72 @@ done:
     TF_DeleteTensor(input);
 }
 
+/* ---- Unpack: a SPLIT into parts of 1 along axis, seen without it ---- */
+
+typedef struct unpack_kernel {
+    int64_t axis;
+} unpack_kernel;
+
+static void* unpack_create(TF_OpKernelConstruction* ctx)
+{
+    unpack_kernel* k = calloc(1, sizeof *k);
+    TF_Status* status = TF_NewStatus();
+    if (k)
+        TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
+    if (TF_GetCode(status) != TF_OK)
+        TF_OpKernelConstruction_Failure(ctx, status);
+    TF_DeleteStatus(status);
+    return k;
+}
+
+static void unpack_delete(void* kernel)
+{
+    free(kernel);
+}
+
+static void unpack_compute(void* kernel, TF_OpKernelContext* ctx)
+{
+    const unpack_kernel* k = kernel;
+    int n = TF_NumOutputs(ctx);
+    TF_Tensor* input = dmltf_input(ctx, 0);
+    TF_Tensor* outputs[MAX_SPLIT_OUTPUTS] = { NULL };
+    int64_t dims[DMLTF_MAX_RANK], out[DMLTF_MAX_RANK];
+    int rank;
+    if (!input || !dmltf_tensor_dims(ctx, input, "value", dims, &rank))
+        goto done;
+    int64_t axis = k->axis < 0 ? k->axis + rank : k->axis;
+    if (axis < 0 || axis >= rank || n > MAX_SPLIT_OUTPUTS || dims[axis] != n) {
+        dmltf_fail(ctx, n > MAX_SPLIT_OUTPUTS ? TF_UNIMPLEMENTED : TF_INVALID_ARGUMENT,
+            "axis = %lld not in [%d, %d), or num = %d differs from the axis' size (at most %d outputs)",
+            (long long)k->axis, -rank, rank, n, MAX_SPLIT_OUTPUTS);
+        goto done;
+    }
+    for (int i = 0, j = 0; i < rank; i++)
+        if (i != axis)
+            out[j++] = dims[i];
+    split_key key;
+    memset(&key, 0, sizeof key);
+    key.kernel = KERNEL_UNPACK;
+    key.type = dmltf_bits_type(TF_TensorType(input));
+    key.axis = (uint32_t)axis;
+    key.count = (uint32_t)n;
+    dmltf_binding bindings[MAX_SPLIT_OUTPUTS];
+    for (int i = 0; i < n; i++) {
+        if (!(outputs[i] = dmltf_output(ctx, i, TF_TensorType(input), out, rank - 1)))
+            goto done;
+        key.axis_sizes[i] = 1;
+        bindings[i] = (dmltf_binding){ TF_TensorData(outputs[i]), TF_TensorByteSize(outputs[i]) };
+    }
+    if (n == 0 || dmltf_element_count(dims, rank) == 0 || !dmltf_shape_from_dims(ctx, dims, rank, &key.input))
+        goto done;
+    dmltf_binding in = { TF_TensorData(input), TF_TensorByteSize(input) };
+    dmltf_run(ctx, &key, sizeof key, create_split, &in, 1, bindings, key.count);
+done:
+    for (int i = 0; i < n && i < MAX_SPLIT_OUTPUTS; i++)
+        TF_DeleteTensor(outputs[i]);
+    TF_DeleteTensor(input);
+}
+
 void dmltf_register_split_kernels(void)
 {
     static const char* const split_args[] = { "split_dim", NULL };
@@ -173,4 +239,6 @@ void dmltf_register_split_kernels(void)
     size_t n = dmltf_movement_type_count;
     dmltf_register("Split", split_create, split_compute, split_delete, "T", types, n, split_args);
     dmltf_register("SplitV", split_v_create, split_compute, split_delete, "T", types, n, split_v_args);
+    /* Not int32, as Pack (kernels_join.c). */
+    dmltf_register("Unpack", unpack_create, unpack_compute, unpack_delete, "T", types, n - 1, NULL);
 }

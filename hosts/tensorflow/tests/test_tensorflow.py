@@ -297,6 +297,20 @@ class OpTest(unittest.TestCase):
             self.check(lambda t: tf.split(t, sizes, axis=axis), x, function=function,
                        what="SplitV %s %s on %d" % (x.shape, sizes, axis))
 
+    def test_pack_unpack(self):
+        for i, dtype, function in self.cases(36):
+            if dtype == tf.int32:
+                continue  # not registered: TensorFlow's shape arithmetic stays on its CPU kernel
+            rank = i % 5
+            shape = random_shape(self.rng, rank, 1, 4)
+            parts = [random_array(self.rng, shape, dtype) for _ in range(int(self.rng.integers(1, 5)))]
+            axis = int(self.rng.integers(-rank - 1, rank + 1))
+            self.check(lambda *t: tf.stack(list(t), axis=axis), *parts, function=function,
+                       what="Pack %d x %s axis %d" % (len(parts), shape, axis))
+            x = random_array(self.rng, random_shape(self.rng, rank + 1, 1, 4), dtype)
+            self.check(lambda t: tf.unstack(t, axis=axis), x, function=function,
+                       what="Unpack %s axis %d" % (x.shape, axis))
+
     def test_depth_space(self):
         for i, dtype, function in self.cases(24):
             b = int(self.rng.integers(2, 4))
