@@ -8,7 +8,8 @@
 # BUILD_DIR/lib/tensorflow-plugins through TF_PLUGGABLE_DEVICE_LIBRARY_PATH.
 # When TensorFlow cannot be installed it prints "SKIPPED (the suite did not
 # run): why" and exits 0 (not a CTest test: run-all.sh goes on). Then it runs
-# docs/tensorflow.md's example, and TensorFlow with the plugin but no runtime.
+# the suite on cpu with the plugin built with ASan + UBSan, docs/tensorflow.md's
+# example, and TensorFlow with the plugin but no runtime.
 #
 # Usage: tests/run-tensorflow.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -49,7 +50,25 @@ for backend in ${DML_TF_TEST_BACKENDS:-cpu cudaemu}; do
   echo "run-tensorflow: backend $backend done in $(( $(date +%s) - start )) s"
 done
 
-# docs/tensorflow.md's example, and TensorFlow with the plugin but no runtime.(its ```py block), as a user runs it, on cpu:
+# The plugin built with ASan and UBSan (the runtime and TensorFlow are not),
+# the suite on cpu in a Python with the sanitizer runtimes preloaded. ASan's
+# dlopen does not see the plugin's RUNPATH: LD_LIBRARY_PATH finds the runtime.
+asan=$(cc -print-file-name=libasan.so 2>/dev/null || true)
+ubsan=$(cc -print-file-name=libubsan.so 2>/dev/null || true)
+if [ -f "$asan" ] && [ -f "$ubsan" ] && cmake --build "$build" --target dml_tensorflow_sanitized >/dev/null 2>&1; then
+  echo "run-tensorflow: backend cpu, the plugin under ASan + UBSan"
+  start=$(date +%s)
+  env -u DML_PLUGIN_PATH DML_BACKEND=cpu LD_LIBRARY_PATH="$build/lib" LD_PRELOAD="$asan $ubsan" \
+    ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    TF_PLUGGABLE_DEVICE_LIBRARY_PATH="$build/lib/tensorflow-plugins-sanitized/libdml_tensorflow.so" \
+    DML_TF_TEST_LOG="$build/tensorflow-sanitized.log" "$venv/bin/python" "$root/hosts/tensorflow/tests/test_tensorflow.py" \
+    || { echo "run-tensorflow: failed under ASan + UBSan; TensorFlow's log: $build/tensorflow-sanitized.log" >&2; exit 1; }
+  echo "run-tensorflow: under ASan + UBSan done in $(( $(date +%s) - start )) s"
+else
+  echo "run-tensorflow: the ASan + UBSan pass skipped (no libasan/libubsan, or the sanitized plugin did not build)"
+fi
+
+# docs/tensorflow.md's example (its ```py block), as a user runs it, on cpu:
 # its placement log must show the Pad of its tf.function on DML:0.
 example=$build/tensorflow-doc-example.py
 awk '/^```py$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$root/docs/tensorflow.md" > "$example"
