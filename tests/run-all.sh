@@ -5,8 +5,8 @@
 #   2. an ASan+UBSan build (-DDML_SANITIZE=ON), every CTest test;
 #   3. the normal build's suites under valgrind memcheck (CTest label "valgrind");
 # and, on the normal build, random ONNX cases against onnxruntime and the
-# Python package's suite (tests/run-python.sh) and the Debian packages
-# (tests/run-packages.sh); then the
+# Python package's suite (tests/run-python.sh), the Debian packages
+# (tests/run-packages.sh) and the TensorFlow plugin (tests/run-tensorflow.sh); then the
 # libFuzzer targets (tests/run-fuzz.sh) and a ThreadSanitizer build of the
 # concurrency suite (tests/run-tsan.sh). Valgrind last: its summary closes the run.
 # Build trees: build/ and build-asan/ at the repository root.
@@ -32,6 +32,9 @@ step "Python package (python/tests in a venv with numpy; skipped where numpy can
 
 step "Debian packages (cpack; the first host against them with pkg-config and find_package; skipped without dpkg-deb)"
 "$root/tests/run-packages.sh" "$root/build"
+
+step "TensorFlow plugin (hosts/tensorflow against TensorFlow's CPU kernels; skipped where tensorflow-cpu cannot be installed)"
+"$root/tests/run-tensorflow.sh" "$root/build"
 
 step "ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON >/dev/null
