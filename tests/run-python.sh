@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The Python package's suite (python/tests) in a venv under BUILD_DIR/py-venv:
 # numpy from PyPI (PyTorch and CuPy are used when already importable there),
-# the package installed with `pip install ./python`, run twice:
-#   1. against BUILD_DIR's libdml.so.1 (DML_LIBRARY), on "cpu" and the emulated
+# run twice:
+#   1. the package's source (python/ on PYTHONPATH) against BUILD_DIR's
+#      libdml.so.1 (DML_LIBRARY) and dmlinfo, on "cpu" and the emulated
 #      CUDA backend "cudaemu" (and "cuda" tensors when PyTorch/CuPy see a GPU);
 #   then every ```python example of docs/;
-#   2. against the runtime installed into the venv's own prefix (cmake --install),
-#      found without DML_LIBRARY, on "cpu" (cudaemu is not installed).
+#   2. against the wheel, as a user builds it (tests/run-python-wheel.sh):
+#      `pip wheel ./python` of a copy of the tree in a clean venv, installed
+#      with numpy into a fresh venv, run with no build tree of ours and no
+#      DML_* variables; then again with the wheel's build tree removed.
 # When numpy cannot be installed it prints "SKIPPED (the suite did not run): why"
-# and exits 0 (not a CTest test: run-all.sh goes on).
+# and exits 0 (not a CTest test: run-all.sh goes on); likewise the wheel stage
+# when scikit-build-core cannot be installed.
 #
 # Usage: tests/run-python.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -21,7 +25,7 @@ venv=$build/py-venv
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu >/dev/null
+cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu dmlinfo >/dev/null
 
 if ! command -v python3 >/dev/null; then
   echo "run-python: SKIPPED (the suite did not run): python3 not found"; exit 0
@@ -37,16 +41,17 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import numpy' 2>/dev/
     rm -rf "$venv"; exit 0
   fi
 fi
-# The package itself, as a user installs it, from a copy: pip builds in the
-# directory it is given (build/, *.egg-info), and the source tree stays clean.
-rm -rf "$build/py-src" && cp -r "$root/python" "$build/py-src"
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$build/py-src" \
-  >"$build/py-venv-install.log" 2>&1 || { cat "$build/py-venv-install.log"; exit 1; }
+# The package from the source tree (python/ on PYTHONPATH): `pip install
+# ./python` builds the whole runtime again (scikit-build-core), which stage 2
+# does as a user would. An install left by an older run would shadow nothing
+# (PYTHONPATH comes first) but is removed.
+"$venv/bin/pip" uninstall -y -q --disable-pip-version-check dml >/dev/null 2>&1 || true
+export PYTHONPATH="$root/python"
 
-# Run from outside the source tree, so that the installed package is imported.
+# Run from outside the source tree.
 cd "$build"
 echo "run-python: against $build/lib/libdml.so.1 (cpu, cudaemu)"
-env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" \
+env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" DML_PYTHON_TEST_BACKENDS=cpu,cudaemu \
   "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
 
 # Every ```python example of docs/ (tests/docs/extract_examples.awk), as a user runs it.
@@ -62,9 +67,4 @@ for example in "$examples"/*.py; do
   env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" "$venv/bin/python" "$example"
 done
 
-cmake --install "$build" --prefix "$venv" >/dev/null
-echo "run-python: against the runtime installed into $venv (found without DML_LIBRARY; cpu)"
-env -u DML_BACKEND -u DML_PLUGIN_PATH -u DML_LIBRARY DML_PYTHON_TEST_BACKENDS=cpu \
-  "$venv/bin/python" -c 'import dml, dml._lib as l; print("run-python: loaded", l.lib._name)'
-env -u DML_BACKEND -u DML_PLUGIN_PATH -u DML_LIBRARY DML_PYTHON_TEST_BACKENDS=cpu \
-  "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
+"$root/tests/run-python-wheel.sh" "$build"
