@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The Python package's suite (python/tests) in a venv under BUILD_DIR/py-venv:
-# numpy from PyPI (PyTorch and CuPy are used when already importable there;
-# PyTorch is not installed, see below),
-# the package installed with `pip install ./python`, run twice:
-#   1. against BUILD_DIR's libdml.so.1 (DML_LIBRARY), on "cpu" and the emulated
+# numpy and, where the CUDA 13 toolkit is, PyTorch from PyPI (CuPy is used when
+# already importable there),
+# run twice:
+#   1. the package's source (python/ on PYTHONPATH) against BUILD_DIR's
+#      libdml.so.1 (DML_LIBRARY) and dmlinfo, on "cpu" and the emulated
 #      CUDA backend "cudaemu" (and "cuda" tensors when PyTorch/CuPy see a GPU);
 #   then every ```python example of docs/;
-#   2. against the runtime installed into the venv's own prefix (cmake --install),
-#      found without DML_LIBRARY, on "cpu" (cudaemu is not installed).
+#   2. against the wheel, as a user builds it (tests/run-python-wheel.sh):
+#      `pip wheel ./python` of a copy of the tree in a clean venv, installed
+#      with numpy into a fresh venv, run with no build tree of ours and no
+#      DML_* variables; then again with the wheel's build tree removed.
 # When numpy cannot be installed it prints "SKIPPED (the suite did not run): why"
-# and exits 0 (not a CTest test: run-all.sh goes on).
+# and exits 0 (not a CTest test: run-all.sh goes on); likewise the wheel stage
+# when scikit-build-core cannot be installed.
 #
 # Usage: tests/run-python.sh [BUILD_DIR]   (default: <repo>/build)
 set -euo pipefail
@@ -22,7 +26,7 @@ venv=$build/py-venv
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu >/dev/null
+cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu dmlinfo >/dev/null
 
 if ! command -v python3 >/dev/null; then
   echo "run-python: SKIPPED (the suite did not run): python3 not found"; exit 0
@@ -38,26 +42,45 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import numpy' 2>/dev/
     rm -rf "$venv"; exit 0
   fi
 fi
-# PyTorch: its cases (python/tests/test_api.py, test_dml.py) run when it is
-# importable here; it is not installed: PyPI's Linux torch wheel (539 MB,
-# torch 2.15) does not import without NVIDIA's CUDA wheels (with --no-deps:
-# "libcufile.so.0: cannot open shared object file"), gigabytes more, and its
-# CPU build is not on PyPI (measured on the 2-core CI VM: 36 s for the wheel
-# alone, then the failed import).
-if ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
-  echo "run-python: PyTorch cases skipped: torch is not importable in $venv (PyPI's Linux wheel needs NVIDIA's CUDA wheels, gigabytes; its CPU build is not on PyPI)"
+# PyTorch, for the DLPack exchanges of python/tests (test_api.py, test_dml.py).
+# PyPI's Linux torch wheel is a CUDA 13 build (there is no CPU build on PyPI);
+# where the CUDA 13 toolkit is installed (this project's build machines), it
+# imports against the toolkit's libraries (cuBLAS, cuDNN, ...) with four of
+# NVIDIA's wheels the toolkit lacks or has older (cuFile, cuSPARSELt, NVSHMEM,
+# NCCL), all --no-deps: 1.2 GB, about 30 s on the 2-core CI VM. Elsewhere, or
+# when it does not import, its cases are skipped and the reason printed.
+torch_env=()
+cuda_lib=""
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -e "$d/libcublas.so.13" ] && [ -e "$d/libcudnn.so.9" ] && { cuda_lib=$d; break; }
+done
+if [ -n "$cuda_lib" ]; then
+  torch_env=(LD_LIBRARY_PATH="$cuda_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  if ! env "${torch_env[@]}" "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+    echo "run-python: installing PyTorch's wheel for the DLPack cases (CUDA 13 libraries from $cuda_lib)"
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps torch==2.15.0 nvidia-cufile==1.20.0.107 \
+      nvidia-cusparselt-cu13==0.10.0 nvidia-nvshmem-cu13==3.8.0 nvidia-nccl-cu13==2.32.3 \
+      >"$build/py-venv-torch.log" 2>&1 &&
+      "$venv/bin/pip" install -q --disable-pip-version-check typing-extensions filelock fsspec jinja2 networkx \
+        sympy 'setuptools>=77' >>"$build/py-venv-torch.log" 2>&1 || true
+  fi
 fi
-# The package itself, as a user installs it, from a copy: pip builds in the
-# directory it is given (build/, *.egg-info), and the source tree stays clean.
-rm -rf "$build/py-src" && cp -r "$root/python" "$build/py-src"
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$build/py-src" \
-  >"$build/py-venv-install.log" 2>&1 || { cat "$build/py-venv-install.log"; exit 1; }
+if ! env "${torch_env[@]}" "$venv/bin/python" -c 'import torch' 2>>"$build/py-venv-torch.log"; then
+  echo "run-python: PyTorch cases skipped: torch does not import in $venv (it needs the CUDA 13 toolkit's libraries; see $build/py-venv-torch.log)"
+  torch_env=()
+fi
+# The package from the source tree (python/ on PYTHONPATH): `pip install
+# ./python` builds the whole runtime again (scikit-build-core), which stage 2
+# does as a user would. An install left by an older run would shadow nothing
+# (PYTHONPATH comes first) but is removed.
+"$venv/bin/pip" uninstall -y -q --disable-pip-version-check dml >/dev/null 2>&1 || true
+export PYTHONPATH="$root/python"
 
-# Run from outside the source tree, so that the installed package is imported.
+# Run from outside the source tree.
 cd "$build"
 echo "run-python: against $build/lib/libdml.so.1 (cpu, cudaemu)"
-env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" \
-  "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
+env -u DML_BACKEND -u DML_PLUGIN_PATH "${torch_env[@]}" DML_LIBRARY="$build/lib/libdml.so.1" \
+  DML_PYTHON_TEST_BACKENDS=cpu,cudaemu "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
 
 # Every ```python example of docs/ (tests/docs/extract_examples.awk), as a user runs it.
 examples=$build/py-doc-examples
@@ -72,9 +95,4 @@ for example in "$examples"/*.py; do
   env -u DML_BACKEND -u DML_PLUGIN_PATH DML_LIBRARY="$build/lib/libdml.so.1" "$venv/bin/python" "$example"
 done
 
-cmake --install "$build" --prefix "$venv" >/dev/null
-echo "run-python: against the runtime installed into $venv (found without DML_LIBRARY; cpu)"
-env -u DML_BACKEND -u DML_PLUGIN_PATH -u DML_LIBRARY DML_PYTHON_TEST_BACKENDS=cpu \
-  "$venv/bin/python" -c 'import dml, dml._lib as l; print("run-python: loaded", l.lib._name)'
-env -u DML_BACKEND -u DML_PLUGIN_PATH -u DML_LIBRARY DML_PYTHON_TEST_BACKENDS=cpu \
-  "$venv/bin/python" -m unittest discover -s "$root/python/tests" -t "$root/python/tests"
+"$root/tests/run-python-wheel.sh" "$build"

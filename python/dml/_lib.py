@@ -171,15 +171,16 @@ class VERSION_INFO(_Growable):
 
 
 def _candidates():
-    """Where libdml.so.1 may be, in order: $DML_LIBRARY (a file); next to this
-    package (a copy bundled into it); the prefix this package was installed
+    """Where libdml.so.1 may be, in order: $DML_LIBRARY (a file); inside this
+    package, as the wheel installs it (dml/lib/libdml.so.1, its plugins in
+    dml/lib/dml/) or a copy next to it; the prefix this package was installed
     into (<prefix>/lib/pythonX.Y/site-packages/dml -> <prefix>/lib, and lib64);
     then the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache)."""
     env = os.environ.get("DML_LIBRARY")
     if env:
         return [env]  # explicit: nothing else is tried, so a wrong value is reported
     here = os.path.dirname(os.path.abspath(__file__))
-    found = [os.path.join(here, "libdml.so.1")]
+    found = [os.path.join(here, "lib", "libdml.so.1"), os.path.join(here, "libdml.so.1")]
     prefix = os.path.abspath(os.path.join(here, "..", "..", "..", ".."))
     found += [os.path.join(prefix, d, "libdml.so.1") for d in ("lib", "lib64")]
     found += [os.path.join(sys.prefix, d, "libdml.so.1") for d in ("lib", "lib64")]
@@ -193,7 +194,8 @@ def _load():
             return ctypes.CDLL(path)
         except OSError as e:
             tried.append("%s (%s)" % (path, e))
-    raise ImportError("dml: libdml.so.1 not found; set DML_LIBRARY to its path, or install the runtime "
+    raise ImportError("dml: libdml.so.1 not found; install the package with the runtime inside "
+                      "(pip install ./python), set DML_LIBRARY to its path, or install the runtime "
                       "(cmake --install) into this Python's prefix. Tried: " + "; ".join(tried))
 
 

@@ -15,7 +15,21 @@ import numpy as np
 import dml
 
 SEED = int(os.environ.get("DML_TEST_SEED", "1"))
-BACKENDS = [b for b in os.environ.get("DML_PYTHON_TEST_BACKENDS", "cpu,cudaemu").split(",") if b]
+
+
+def default_backends():
+    """cpu, and the emulated CUDA backend where the runtime has it (a build
+    tree does; the wheel and installed runtimes do not ship it)."""
+    from dml import _lib
+    device = ctypes.c_void_p()
+    desc = _lib.DEVICE_DESC(b"cudaemu", 0, 0, _lib.FEATURE_LEVEL_5_0)
+    if _lib.lib.dmlCreateDevice(ctypes.byref(desc), ctypes.byref(device)) < 0:
+        return "cpu"
+    _lib.lib.dmlRelease(device)
+    return "cpu,cudaemu"
+
+
+BACKENDS = [b for b in (os.environ.get("DML_PYTHON_TEST_BACKENDS") or default_backends()).split(",") if b]
 DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
           np.uint32, np.uint64, np.bool_, np.complex64]
 
