@@ -9,7 +9,8 @@ Any tensor that speaks DLPack (numpy, PyTorch, CuPy, JAX) is read in place
 "cpu" backend, CUDA tensors on "cuda", on the framework's current stream),
 and the result is a tensor of the input's framework. Only the standard
 library is needed at run time: ctypes over libdml.so.1, found through
-$DML_LIBRARY, next to this package, in this Python's install prefix, or by the
+$DML_LIBRARY, inside this package (dml/lib/, where `pip install` puts the
+runtime it builds), next to it, in this Python's install prefix, or by the
 dynamic loader. Failures raise dml.DmlError carrying the runtime's message,
 as the subclass of its result (DmlInvalidArgumentError is a ValueError,
 DmlOutOfMemoryError a MemoryError, DmlNotImplementedError and
