@@ -130,9 +130,57 @@ static void one_hot_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     }
 }
 
+/* The common one-hot (ONNX's OneHot, TensorFlow's one_hot with axis -1): an
+ * output [rows, depth], packed, depth along the row, one index per row, "on"
+ * and "off" single values. Rows of a small depth are too short to walk one
+ * at a time: the range is filled with "off" a cache-sized chunk at a time,
+ * then each row's "on" written into the chunk while it is still cached. */
+static int packed_one_hot(const dml_plan* p)
+{
+    return p->rank == 2 && p->axis == 1 && p->index_sizes[0] == p->sizes[1] && p->out_strides[1] == 1 && p->out_strides[0] == (int64_t)p->sizes[1] &&
+        p->len_strides[1] == 0 && p->in_strides[0] == 0 && p->in_strides[1] == 0 && p->in2_strides[0] == 0 &&
+        p->in2_strides[1] == 0;
+}
+
+static void fill_value(byte* out, const byte* value, uint64_t n, uint32_t e)
+{
+    switch (e) {
+    case 1: dml_cpu_fill_elements(out, value, n, 1); break;
+    case 2: dml_cpu_fill_elements(out, value, n, 2); break;
+    case 4: dml_cpu_fill_elements(out, value, n, 4); break;
+    default: dml_cpu_fill_elements(out, value, n, 8); break;
+    }
+}
+
+static void packed_one_hot_range(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end)
+{
+    enum { CHUNK_BYTES = 16384 };
+    const uint64_t depth = p->sizes[1], e = p->element_size, chunk = CHUNK_BYTES / e;
+    byte* out = a->output + p->out_offset * (int64_t)e;
+    const byte* on = a->input + p->in_offset * (int64_t)e;
+    const byte* off = a->input2 + p->in2_offset * (int64_t)e;
+    for (uint64_t lo = begin; lo < end; lo += chunk) {
+        const uint64_t hi = end - lo < chunk ? end : lo + chunk;
+        fill_value(out + lo * e, off, hi - lo, (uint32_t)e);
+        for (uint64_t row = lo / depth; row * depth < hi; ++row) {
+            uint64_t position;
+            const int64_t at = p->len_offset + (int64_t)row * p->len_strides[0];
+            const uint64_t v = dml_index_load(a->lengths, at, p->lengths_element_size, p->index_signed);
+            if (!dml_index_resolve(v, p->index_signed, p->index_sizes[0], &position))
+                continue;
+            const uint64_t x = row * depth + position;
+            if (x >= lo && x < hi)
+                memcpy(out + x * e, on, e);
+        }
+    }
+}
+
 void dml_cpu_one_hot_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
 {
-    dml_cpu_row_walk_range(plan, args, begin, end, one_hot_row);
+    if (packed_one_hot(plan))
+        packed_one_hot_range(plan, args, begin, end);
+    else
+        dml_cpu_row_walk_range(plan, args, begin, end, one_hot_row);
 }
 
 unsigned dml_cpu_select(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
