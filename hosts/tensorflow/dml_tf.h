@@ -222,6 +222,15 @@ void dmltf_register(const char* op_name, void* (*create)(TF_OpKernelConstruction
     void (*compute)(void*, TF_OpKernelContext*), void (*destroy)(void*), const char* type_attr,
     const TF_DataType* types, size_t type_count, const char* const* host_args);
 
+/* Kernel states (create/destroy of dmltf_register): none, or the kernel's
+ * int64 attribute "axis" (Pack, Unpack, OneHot). */
+typedef struct dmltf_axis_kernel {
+    int64_t axis;
+} dmltf_axis_kernel;
+void* dmltf_no_state(TF_OpKernelConstruction* ctx);
+void* dmltf_axis_state(TF_OpKernelConstruction* ctx);
+void dmltf_free_state(void* kernel); /* either of them (free(NULL) does nothing) */
+
 /* Records and dispatches: the stream of ctx, status to ctx on failure. */
 void dmltf_run(TF_OpKernelContext* ctx, const void* key, size_t key_size, dmltf_create_op_fn create,
     const dmltf_binding* inputs, uint32_t input_count, const dmltf_binding* outputs, uint32_t output_count);

@@ -167,6 +167,31 @@ void dmltf_tensor_desc(DML_BUFFER_TENSOR_DESC* buffer, DML_TENSOR_DESC* tensor, 
     tensor->Desc = buffer;
 }
 
+void* dmltf_no_state(TF_OpKernelConstruction* ctx)
+{
+    (void)ctx;
+    return NULL;
+}
+
+void* dmltf_axis_state(TF_OpKernelConstruction* ctx)
+{
+    dmltf_axis_kernel* k = calloc(1, sizeof *k);
+    TF_Status* status = TF_NewStatus();
+    if (k)
+        TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
+    else
+        TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "DML plugin: out of host memory");
+    if (TF_GetCode(status) != TF_OK)
+        TF_OpKernelConstruction_Failure(ctx, status);
+    TF_DeleteStatus(status);
+    return k;
+}
+
+void dmltf_free_state(void* kernel)
+{
+    free(kernel);
+}
+
 void dmltf_register(const char* op_name, void* (*create)(TF_OpKernelConstruction*),
     void (*compute)(void*, TF_OpKernelContext*), void (*destroy)(void*), const char* type_attr,
     const TF_DataType* types, size_t type_count, const char* const* host_args)

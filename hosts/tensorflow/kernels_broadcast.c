@@ -11,17 +11,6 @@
 
 enum { KERNEL_BROADCAST = 0x400, KERNEL_FILL, KERNEL_SELECT };
 
-static void* no_state(TF_OpKernelConstruction* ctx)
-{
-    (void)ctx;
-    return NULL;
-}
-
-static void no_delete(void* kernel)
-{
-    (void)kernel;
-}
-
 /* numpy broadcasting of dims (rank) into out (out_rank): the element strides
  * reading a packed tensor of dims at each output coordinate (0 where it
  * repeats). false when dims does not broadcast to out. */
@@ -279,8 +268,8 @@ void dmltf_register_broadcast_kernels(void)
     static const char* const fill_args[] = { "dims", "value", NULL };
     const TF_DataType* types = dmltf_movement_types;
     size_t n = dmltf_movement_type_count;
-    dmltf_register("BroadcastTo", no_state, broadcast_compute, no_delete, "T", types, n, shape_arg);
-    dmltf_register("Fill", no_state, fill_compute, no_delete, "T", types, n, fill_args);
+    dmltf_register("BroadcastTo", dmltf_no_state, broadcast_compute, dmltf_free_state, "T", types, n, shape_arg);
+    dmltf_register("Fill", dmltf_no_state, fill_compute, dmltf_free_state, "T", types, n, fill_args);
     dmltf_register("Select", select_create, select_compute, select_delete, "T", types, n, NULL);
     dmltf_register("SelectV2", select_v2_create, select_compute, select_delete, "T", types, n, NULL);
 }

@@ -21,17 +21,6 @@ static const TF_DataType cast_types[] = {
     TF_FLOAT, TF_DOUBLE, TF_HALF, TF_INT8, TF_INT16, TF_INT32, TF_INT64, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
 };
 
-static void* no_state(TF_OpKernelConstruction* ctx)
-{
-    (void)ctx;
-    return NULL;
-}
-
-static void no_delete(void* kernel)
-{
-    (void)kernel;
-}
-
 /* ---- Cast ---- */
 
 typedef struct cast_key {
@@ -240,26 +229,6 @@ static DML_RESULT create_one_hot(DMLDevice device, const void* key_bytes, DMLOpe
     return dmlDeviceCreateOperator(device, &desc, op);
 }
 
-typedef struct one_hot_kernel {
-    int64_t axis;
-} one_hot_kernel;
-
-static void* one_hot_create(TF_OpKernelConstruction* ctx)
-{
-    one_hot_kernel* k = calloc(1, sizeof *k);
-    TF_Status* status = TF_NewStatus();
-    TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
-    if (TF_GetCode(status) != TF_OK)
-        TF_OpKernelConstruction_Failure(ctx, status);
-    TF_DeleteStatus(status);
-    return k;
-}
-
-static void one_hot_delete(void* kernel)
-{
-    free(kernel);
-}
-
 /* A device temporary holding bytes; NULL after reporting the failure. */
 static TF_Tensor* upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count, const void* bytes)
 {
@@ -281,7 +250,7 @@ static TF_Tensor* upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t coun
 
 static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
 {
-    const one_hot_kernel* k = kernel;
+    const dmltf_axis_kernel* k = kernel;
     TF_Tensor* t[4] = { NULL, NULL, NULL, NULL }; /* indices, depth, on_value, off_value */
     TF_Tensor *output = NULL, *device_indices = NULL, *device_values = NULL;
     int64_t* wide = NULL;
@@ -371,8 +340,8 @@ void dmltf_register_convert_kernels(void)
     TF_DeleteStatus(status);
     static const TF_DataType range_types[] = { TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64 };
     static const char* const range_args[] = { "start", "limit", "delta", NULL };
-    dmltf_register("Range", no_state, range_compute, no_delete, "Tidx", range_types, 4, range_args);
+    dmltf_register("Range", dmltf_no_state, range_compute, dmltf_free_state, "Tidx", range_types, 4, range_args);
     static const char* const one_hot_args[] = { "indices", "depth", "on_value", "off_value", NULL };
-    dmltf_register("OneHot", one_hot_create, one_hot_compute, one_hot_delete, "T", dmltf_movement_types,
+    dmltf_register("OneHot", dmltf_axis_state, one_hot_compute, dmltf_free_state, "T", dmltf_movement_types,
         dmltf_movement_type_count, one_hot_args);
 }

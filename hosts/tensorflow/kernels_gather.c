@@ -57,17 +57,6 @@ static void gather_delete(void* kernel)
     free(kernel);
 }
 
-static void* no_state(TF_OpKernelConstruction* ctx)
-{
-    (void)ctx;
-    return NULL;
-}
-
-static void no_delete(void* kernel)
-{
-    (void)kernel;
-}
-
 /* Each index in [0, limit), as TensorFlow's CPU kernel wants. */
 static bool check_indices(TF_OpKernelContext* ctx, const TF_Tensor* indices, int64_t limit)
 {
@@ -284,6 +273,6 @@ void dmltf_register_gather_kernels(void)
     static const char* const nd_args[] = { "indices", NULL };
     dmltf_register("GatherV2", gather_create, gather_compute, gather_delete, "Tparams", dmltf_movement_types,
         dmltf_movement_type_count, host_args);
-    dmltf_register("GatherNd", no_state, gather_nd_compute, no_delete, "Tparams", dmltf_movement_types,
+    dmltf_register("GatherNd", dmltf_no_state, gather_nd_compute, dmltf_free_state, "Tparams", dmltf_movement_types,
         dmltf_movement_type_count, nd_args);
 }

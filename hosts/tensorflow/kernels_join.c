@@ -126,30 +126,9 @@ done:
 
 /* ---- Pack: a JOIN of the inputs seen with a dimension of 1 at axis ---- */
 
-typedef struct pack_kernel {
-    int64_t axis;
-} pack_kernel;
-
-static void* pack_create(TF_OpKernelConstruction* ctx)
-{
-    pack_kernel* k = calloc(1, sizeof *k);
-    TF_Status* status = TF_NewStatus();
-    if (k)
-        TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
-    if (TF_GetCode(status) != TF_OK)
-        TF_OpKernelConstruction_Failure(ctx, status);
-    TF_DeleteStatus(status);
-    return k;
-}
-
-static void pack_delete(void* kernel)
-{
-    free(kernel);
-}
-
 static void pack_compute(void* kernel, TF_OpKernelContext* ctx)
 {
-    const pack_kernel* k = kernel;
+    const dmltf_axis_kernel* k = kernel;
     int n = TF_NumInputs(ctx);
     TF_Tensor* inputs[MAX_CONCAT_INPUTS] = { NULL };
     TF_Tensor* output = NULL;
@@ -428,5 +407,5 @@ void dmltf_register_join_kernels(void)
     dmltf_register("Tile", no_state, tile_compute, no_delete, "T", types, n, tile_args);
     /* Not int32: TensorFlow builds shapes with int32 Packs of host scalars,
      * which its CPU kernel serves without copies to and from the device. */
-    dmltf_register("Pack", pack_create, pack_compute, pack_delete, "T", types, n - 1, NULL);
+    dmltf_register("Pack", dmltf_axis_state, pack_compute, dmltf_free_state, "T", types, n - 1, NULL);
 }

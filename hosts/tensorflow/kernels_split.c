@@ -167,30 +167,9 @@ done:
 
 /* ---- Unpack: a SPLIT into parts of 1 along axis, seen without it ---- */
 
-typedef struct unpack_kernel {
-    int64_t axis;
-} unpack_kernel;
-
-static void* unpack_create(TF_OpKernelConstruction* ctx)
-{
-    unpack_kernel* k = calloc(1, sizeof *k);
-    TF_Status* status = TF_NewStatus();
-    if (k)
-        TF_OpKernelConstruction_GetAttrInt64(ctx, "axis", &k->axis, status);
-    if (TF_GetCode(status) != TF_OK)
-        TF_OpKernelConstruction_Failure(ctx, status);
-    TF_DeleteStatus(status);
-    return k;
-}
-
-static void unpack_delete(void* kernel)
-{
-    free(kernel);
-}
-
 static void unpack_compute(void* kernel, TF_OpKernelContext* ctx)
 {
-    const unpack_kernel* k = kernel;
+    const dmltf_axis_kernel* k = kernel;
     int n = TF_NumOutputs(ctx);
     TF_Tensor* input = dmltf_input(ctx, 0);
     TF_Tensor* outputs[MAX_SPLIT_OUTPUTS] = { NULL };
@@ -240,5 +219,5 @@ void dmltf_register_split_kernels(void)
     dmltf_register("Split", split_create, split_compute, split_delete, "T", types, n, split_args);
     dmltf_register("SplitV", split_v_create, split_compute, split_delete, "T", types, n, split_v_args);
     /* Not int32, as Pack (kernels_join.c). */
-    dmltf_register("Unpack", unpack_create, unpack_compute, unpack_delete, "T", types, n - 1, NULL);
+    dmltf_register("Unpack", dmltf_axis_state, unpack_compute, dmltf_free_state, "T", types, n - 1, NULL);
 }
