@@ -229,25 +229,6 @@ static DML_RESULT create_one_hot(DMLDevice device, const void* key_bytes, DMLOpe
     return dmlDeviceCreateOperator(device, &desc, op);
 }
 
-/* A device temporary holding bytes; NULL after reporting the failure. */
-static TF_Tensor* upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count, const void* bytes)
-{
-    TF_Status* status = TF_NewStatus();
-    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
-    TF_Tensor* t = TF_AllocateTemp(ctx, type, &count, 1, &on_device, status);
-    SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : NULL;
-    if (TF_GetCode(status) == TF_OK)
-        dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(t), bytes,
-            (uint64_t)count * TF_DataTypeSize(type), status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(t);
-        t = NULL;
-    }
-    TF_DeleteStatus(status);
-    return t;
-}
-
 static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
 {
     const dmltf_axis_kernel* k = kernel;
@@ -295,7 +276,7 @@ static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
     size_t size = TF_DataTypeSize(type);
     memcpy(values, TF_TensorData(t[3]), size);
     memcpy(values + size, TF_TensorData(t[2]), size);
-    if (!(device_indices = upload(ctx, TF_INT64, n, wide)) || !(device_values = upload(ctx, type, 2, values)))
+    if (!(device_indices = dmltf_upload(ctx, TF_INT64, n, wide)) || !(device_values = dmltf_upload(ctx, type, 2, values)))
         goto done;
     one_hot_key key;
     memset(&key, 0, sizeof key);

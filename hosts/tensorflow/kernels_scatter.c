@@ -134,18 +134,7 @@ static void scatter_compute(void* kernel, TF_OpKernelContext* ctx)
     key.input.sizes[k] = (uint32_t)inner;
     key.count = (uint32_t)n;
     int64_t index_count = TF_TensorElementCount(indices);
-    status = TF_NewStatus();
-    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
-    device_indices = TF_AllocateTemp(ctx, TF_TensorType(indices), &index_count, 1, &on_device, status);
-    stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : NULL;
-    if (TF_GetCode(status) == TF_OK)
-        dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(device_indices), data,
-            TF_TensorByteSize(indices), status);
-    copied = TF_GetCode(status) == TF_OK;
-    if (!copied)
-        TF_OpKernelContext_Failure(ctx, status);
-    TF_DeleteStatus(status);
-    if (!copied)
+    if (!(device_indices = dmltf_upload(ctx, TF_TensorType(indices), index_count, data)))
         goto done;
     dmltf_binding in[3] = { { TF_TensorData(tensor), TF_TensorByteSize(tensor) },
         { TF_TensorData(device_indices), TF_TensorByteSize(indices) },

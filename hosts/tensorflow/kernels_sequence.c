@@ -128,16 +128,8 @@ static void sequence_compute(void* kernel, TF_OpKernelContext* ctx)
     key.length_strides[k->batch_dim] = 1;
     for (int64_t i = 0; i < count; i++)
         values32[i] = (uint32_t)values[i];
-    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
-    device_lengths = TF_AllocateTemp(ctx, TF_UINT32, &count, 1, &on_device, status);
-    SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : NULL;
-    if (TF_GetCode(status) == TF_OK)
-        dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(device_lengths), values32,
-            (uint64_t)count * sizeof *values32, status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
+    if (!(device_lengths = dmltf_upload(ctx, TF_UINT32, count, values32)))
         goto done;
-    }
     dmltf_binding in[2] = { { TF_TensorData(input), TF_TensorByteSize(input) },
         { TF_TensorData(device_lengths), (uint64_t)count * sizeof *values32 } };
     dmltf_binding out = { TF_TensorData(output), TF_TensorByteSize(output) };
