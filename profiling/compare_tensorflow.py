@@ -10,7 +10,7 @@ already on each device, at --large bytes per input (default 64 MiB) and
 On the CPU backend an eager call returns when the op is done; on a GPU backend
 each timed call ends with .numpy() of a one-element slice, so the time includes
 the op's completion (and that small copy). Index arguments the plugin takes in
-host memory (ReverseSequence's lengths, GatherV2's and OneHot's indices) are
+host memory (ReverseSequence's lengths, GatherV2's indices) are
 given from the host, as a model feeds them; the DML time includes their upload.
 """
 import argparse
@@ -58,7 +58,7 @@ def cases(n):
     ]
 
 
-HOST_ARGS = {"ReverseSequence": {1}, "GatherV2 rows": {0 + 1}, "OneHot depth 16": {0}}
+HOST_ARGS = {"ReverseSequence": {1}, "GatherV2 rows": {0 + 1}}
 
 
 def timed(device, fn, args, runs, sync, host_args=frozenset()):

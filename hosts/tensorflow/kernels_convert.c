@@ -15,7 +15,7 @@
 
 #include "dml_tf.h"
 
-enum { KERNEL_CAST = 0x700, KERNEL_RANGE, KERNEL_ONE_HOT };
+enum { KERNEL_CAST = 0x700, KERNEL_RANGE, KERNEL_ONE_HOT, KERNEL_ONE_HOT_VALUES };
 
 static const TF_DataType cast_types[] = {
     TF_FLOAT, TF_DOUBLE, TF_HALF, TF_INT8, TF_INT16, TF_INT32, TF_INT64, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
@@ -203,11 +203,20 @@ done:
         TF_DeleteTensor(t[i]);
 }
 
-/* ---- OneHot ---- */
+/* ---- OneHot ----
+ * Everything but depth (which decides the shape) stays on the device: the
+ * [off, on] pair ONE_HOT reads is JOINed from the two scalars, and the
+ * indices are bound as the unsigned type of their width. The runtime counts
+ * a negative signed index from the end, TensorFlow makes it all "off"; read
+ * as unsigned, a negative value is 2^31 or more, which the runtime never
+ * wraps and which is out of range for every depth (an int32): all "off",
+ * TensorFlow's rule. 8-bit indices (ONE_HOT takes 32 and 64 bits) are
+ * widened on the device by CAST to INT32, sign included, then read the same
+ * way. */
 
 typedef struct one_hot_key {
     uint32_t kernel;
-    DML_TENSOR_DATA_TYPE type;
+    DML_TENSOR_DATA_TYPE type, index_type;
     dmltf_shape output;
     uint32_t axis;
 } one_hot_key;
@@ -221,7 +230,7 @@ static DML_RESULT create_one_hot(DMLDevice device, const void* key_bytes, DMLOpe
         values.sizes[i] = i + 1 == values.rank ? 2 : 1;
     DML_BUFFER_TENSOR_DESC index_buffer, value_buffer, out_buffer;
     DML_TENSOR_DESC index, value, out;
-    dmltf_tensor_desc(&index_buffer, &index, DML_TENSOR_DATA_TYPE_INT64, &indices, NULL);
+    dmltf_tensor_desc(&index_buffer, &index, key->index_type, &indices, NULL);
     dmltf_tensor_desc(&value_buffer, &value, key->type, &values, NULL);
     dmltf_tensor_desc(&out_buffer, &out, key->type, &key->output, NULL);
     DML_ONE_HOT_OPERATOR_DESC one_hot = { &index, &value, &out, key->axis };
@@ -229,17 +238,93 @@ static DML_RESULT create_one_hot(DMLDevice device, const void* key_bytes, DMLOpe
     return dmlDeviceCreateOperator(device, &desc, op);
 }
 
+typedef struct pair_key {
+    uint32_t kernel;
+    DML_TENSOR_DATA_TYPE type;
+} pair_key;
+
+/* [first, second] from two one-element tensors. */
+static DML_RESULT create_pair(DMLDevice device, const void* key_bytes, DMLOperator* op)
+{
+    const pair_key* key = key_bytes;
+    dmltf_shape one = { 1, { 1 } }, two = { 1, { 2 } };
+    DML_BUFFER_TENSOR_DESC in_buffers[2], out_buffer;
+    DML_TENSOR_DESC in[2], out;
+    for (int i = 0; i < 2; i++)
+        dmltf_tensor_desc(&in_buffers[i], &in[i], key->type, &one, NULL);
+    dmltf_tensor_desc(&out_buffer, &out, key->type, &two, NULL);
+    DML_JOIN_OPERATOR_DESC join = { 2, in, &out, 0 };
+    DML_OPERATOR_DESC desc = { DML_OPERATOR_JOIN, &join };
+    return dmlDeviceCreateOperator(device, &desc, op);
+}
+
+/* A device temporary of count elements of type; NULL after reporting. */
+static TF_Tensor* device_temp(TF_OpKernelContext* ctx, TF_DataType type, int64_t count)
+{
+    TF_Status* status = TF_NewStatus();
+    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
+    TF_Tensor* t = TF_AllocateTemp(ctx, type, &count, 1, &on_device, status);
+    if (TF_GetCode(status) != TF_OK) {
+        TF_OpKernelContext_Failure(ctx, status);
+        TF_DeleteTensor(t);
+        t = NULL;
+    }
+    TF_DeleteStatus(status);
+    return t;
+}
+
+/* The [off, on] pair ONE_HOT reads, JOINed on the device. */
+static TF_Tensor* one_hot_values(TF_OpKernelContext* ctx, const TF_Tensor* on, const TF_Tensor* off)
+{
+    TF_DataType type = TF_TensorType(on);
+    if (TF_NumDims(on) != 0 || TF_NumDims(off) != 0) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "%s must be a scalar, but got: %d-D",
+            TF_NumDims(on) != 0 ? "on_value" : "off_value", TF_NumDims(TF_NumDims(on) != 0 ? on : off));
+        return NULL;
+    }
+    TF_Tensor* values = device_temp(ctx, type, 2);
+    if (!values)
+        return NULL;
+    size_t size = TF_DataTypeSize(type);
+    pair_key key = { KERNEL_ONE_HOT_VALUES, dmltf_bits_type(type) };
+    dmltf_binding in[2] = { { TF_TensorData(off), size }, { TF_TensorData(on), size } };
+    dmltf_binding out = { TF_TensorData(values), 2 * size };
+    dmltf_run(ctx, &key, sizeof key, create_pair, in, 2, &out, 1);
+    return values;
+}
+
+/* 8-bit indices as INT32 (sign extended) in a device temporary. */
+static TF_Tensor* widen_indices(TF_OpKernelContext* ctx, const TF_Tensor* indices)
+{
+    int64_t n = TF_TensorElementCount(indices);
+    if (n > UINT32_MAX) {
+        dmltf_fail(ctx, TF_UNIMPLEMENTED, "OneHot of 2^32 8-bit indices or more");
+        return NULL;
+    }
+    TF_Tensor* wide = device_temp(ctx, TF_INT32, n);
+    if (!wide)
+        return NULL;
+    cast_key key = { KERNEL_CAST, dmltf_value_type(TF_TensorType(indices)), DML_TENSOR_DATA_TYPE_INT32, (uint32_t)n };
+    dmltf_binding in = { TF_TensorData(indices), TF_TensorByteSize(indices) };
+    dmltf_binding out = { TF_TensorData(wide), TF_TensorByteSize(wide) };
+    dmltf_run(ctx, &key, sizeof key, create_cast, &in, 1, &out, 1);
+    return wide;
+}
+
 static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
 {
     const dmltf_axis_kernel* k = kernel;
     TF_Tensor* t[4] = { NULL, NULL, NULL, NULL }; /* indices, depth, on_value, off_value */
-    TF_Tensor *output = NULL, *device_indices = NULL, *device_values = NULL;
-    int64_t* wide = NULL;
+    TF_Tensor *output = NULL, *wide = NULL, *values = NULL;
     int64_t dims[DMLTF_MAX_RANK], out_dims[DMLTF_MAX_RANK], depth, count;
     int rank;
     for (int i = 0; i < 4; i++)
         if (!(t[i] = dmltf_input(ctx, i)))
             goto done;
+    if (TF_NumDims(t[1]) != 0) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "depth must be a scalar, but got: %d-D", TF_NumDims(t[1]));
+        goto done;
+    }
     if (!dmltf_tensor_dims(ctx, t[0], "indices", dims, &rank) || !dmltf_read_host_ints(ctx, t[1], "depth", &depth, 1, &count))
         goto done;
     if (depth < 0) {
@@ -255,28 +340,9 @@ static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
     for (int i = 0, j = 0; i <= rank; i++)
         out_dims[i] = i == axis ? depth : dims[j++];
     TF_DataType type = TF_TensorType(t[2]);
+    if (!(values = one_hot_values(ctx, t[2], t[3])))
+        goto done;
     if (!(output = dmltf_output(ctx, 0, type, out_dims, rank + 1)) || dmltf_element_count(out_dims, rank + 1) == 0)
-        goto done;
-    int64_t n = TF_TensorElementCount(t[0]);
-    wide = malloc((size_t)n * sizeof *wide);
-    if (!wide) {
-        dmltf_fail(ctx, TF_RESOURCE_EXHAUSTED, "out of host memory");
-        goto done;
-    }
-    /* TensorFlow: a negative index is all "off" (the runtime would count
-     * it from the end), so it becomes depth, which is out of range too. */
-    const void* data = TF_TensorData(t[0]);
-    for (int64_t i = 0; i < n; i++) {
-        TF_DataType it = TF_TensorType(t[0]);
-        int64_t v = it == TF_UINT8 ? ((const uint8_t*)data)[i] : it == TF_INT32 ? ((const int32_t*)data)[i]
-                                                                                 : ((const int64_t*)data)[i];
-        wide[i] = v < 0 ? depth : v;
-    }
-    unsigned char values[16];
-    size_t size = TF_DataTypeSize(type);
-    memcpy(values, TF_TensorData(t[3]), size);
-    memcpy(values + size, TF_TensorData(t[2]), size);
-    if (!(device_indices = dmltf_upload(ctx, TF_INT64, n, wide)) || !(device_values = dmltf_upload(ctx, type, 2, values)))
         goto done;
     one_hot_key key;
     memset(&key, 0, sizeof key);
@@ -285,14 +351,21 @@ static void one_hot_compute(void* kernel, TF_OpKernelContext* ctx)
     key.axis = (uint32_t)axis;
     if (!dmltf_shape_from_dims(ctx, out_dims, rank + 1, &key.output))
         goto done;
-    dmltf_binding in[2] = { { TF_TensorData(device_indices), (uint64_t)n * sizeof(int64_t) },
-        { TF_TensorData(device_values), 2 * size } };
+    const TF_Tensor* indices = t[0];
+    if (TF_DataTypeSize(TF_TensorType(indices)) == 1) {
+        if (!(wide = widen_indices(ctx, indices)))
+            goto done;
+        indices = wide;
+    }
+    key.index_type = TF_DataTypeSize(TF_TensorType(indices)) == 4 ? DML_TENSOR_DATA_TYPE_UINT32
+                                                                 : DML_TENSOR_DATA_TYPE_UINT64;
+    dmltf_binding in[2] = { { TF_TensorData(indices), TF_TensorByteSize(indices) },
+        { TF_TensorData(values), TF_TensorByteSize(values) } };
     dmltf_binding out = { TF_TensorData(output), TF_TensorByteSize(output) };
     dmltf_run(ctx, &key, sizeof key, create_one_hot, in, 2, &out, 1);
 done:
-    free(wide);
-    TF_DeleteTensor(device_values);
-    TF_DeleteTensor(device_indices);
+    TF_DeleteTensor(values);
+    TF_DeleteTensor(wide);
     TF_DeleteTensor(output);
     for (int i = 0; i < 4; i++)
         TF_DeleteTensor(t[i]);
@@ -322,7 +395,7 @@ void dmltf_register_convert_kernels(void)
     static const TF_DataType range_types[] = { TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64 };
     static const char* const range_args[] = { "start", "limit", "delta", NULL };
     dmltf_register("Range", dmltf_no_state, range_compute, dmltf_free_state, "Tidx", range_types, 4, range_args);
-    static const char* const one_hot_args[] = { "indices", "depth", "on_value", "off_value", NULL };
+    static const char* const one_hot_args[] = { "depth", NULL };
     dmltf_register("OneHot", dmltf_axis_state, one_hot_compute, dmltf_free_state, "T", dmltf_movement_types,
         dmltf_movement_type_count, one_hot_args);
 }

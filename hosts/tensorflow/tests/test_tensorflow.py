@@ -364,13 +364,20 @@ class OpTest(unittest.TestCase):
             rank = i % 4
             shape = random_shape(self.rng, rank, 1, 4)
             depth = int(self.rng.integers(0 if i % 9 == 0 else 1, 6))
-            index_type = (np.uint8, np.int32, np.int64)[i % 3]
+            index_type = (np.uint8, np.int8, np.int32, np.int64)[i % 4]
             low = 0 if index_type == np.uint8 else -2
             indices = self.rng.integers(low, depth + 2, size=shape).astype(index_type)  # out of range too
+            if rank and i % 3 == 0:  # the type's extremes (the runtime reads them as unsigned)
+                extremes = np.array([np.iinfo(index_type).min, np.iinfo(index_type).max], index_type)
+                indices.flat[: 2] = extremes[: indices.size]
             on, off = random_array(self.rng, [], dtype), random_array(self.rng, [], dtype)
             axis = int(self.rng.integers(-1, rank + 1))
             self.check(lambda n, a, b: tf.one_hot(n, depth, on_value=a, off_value=b, axis=axis), indices, on, off,
                        function=function, what="OneHot %s depth %d axis %d" % (indices.shape, depth, axis))
+        scalar, vector = np.float32(1), np.array([1, 2], np.float32)
+        for on, off, depth in ((vector, scalar, 3), (scalar, vector, 3), (scalar, scalar, np.array([3], np.int32))):
+            self.check(lambda n, a, b, d: tf.raw_ops.OneHot(indices=n, depth=d, on_value=a, off_value=b), np.array([0, 1]),
+                       on, off, depth, what="OneHot on %s off %s depth %s" % (on.shape, off.shape, np.shape(depth)))
 
     def test_concurrent_ops(self):
         """Independent ops of one tf.function run on TensorFlow's inter-op
