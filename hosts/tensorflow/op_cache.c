@@ -16,6 +16,7 @@
 typedef struct cache_entry {
     void* key;
     size_t key_size;
+    uint64_t hash; /* of key: a lookup compares keys only where hashes agree */
     uint64_t last_use;
     DMLCompiledOperator compiled;
     DMLBindingTable table;
@@ -52,11 +53,21 @@ void dmltf_cache_destroy(dmltf_cache* cache)
     free(cache);
 }
 
-static cache_entry* lookup(dmltf_cache* cache, const void* key, size_t key_size)
+/* FNV-1a: keys are a few hundred bytes; a full cache has 256 of them. */
+static uint64_t key_hash(const void* key, size_t key_size)
+{
+    const unsigned char* p = key;
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < key_size; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+static cache_entry* lookup(dmltf_cache* cache, const void* key, size_t key_size, uint64_t hash)
 {
     for (size_t i = 0; i < cache->count; i++) {
         cache_entry* e = &cache->entries[i];
-        if (e->key_size == key_size && memcmp(e->key, key, key_size) == 0)
+        if (e->hash == hash && e->key_size == key_size && memcmp(e->key, key, key_size) == 0)
             return e;
     }
     return NULL;
@@ -76,7 +87,7 @@ static cache_entry* free_slot(dmltf_cache* cache)
 }
 
 /* Compiles key's operator into e (all or nothing); a failure sets status. */
-static DML_RESULT compile_entry(dmltf_device* d, cache_entry* e, const void* key, size_t key_size,
+static DML_RESULT compile_entry(dmltf_device* d, cache_entry* e, const void* key, size_t key_size, uint64_t hash,
     dmltf_create_op_fn create, TF_Status* status)
 {
     DMLOperator op = NULL;
@@ -112,6 +123,7 @@ static DML_RESULT compile_entry(dmltf_device* d, cache_entry* e, const void* key
     }
     memcpy(e->key, key, key_size);
     e->key_size = key_size;
+    e->hash = hash;
     return DML_S_OK;
 }
 
@@ -187,11 +199,12 @@ void dmltf_dispatch(dmltf_device* d, DMLCommandQueue queue, const void* key, siz
     uint32_t output_count, TF_Status* status)
 {
     TF_SetStatus(status, TF_OK, "");
+    uint64_t hash = key_hash(key, key_size);
     pthread_mutex_lock(&d->lock);
-    cache_entry* e = lookup(d->cache, key, key_size);
+    cache_entry* e = lookup(d->cache, key, key_size, hash);
     if (!e) {
         e = free_slot(d->cache);
-        if (DML_FAILED(compile_entry(d, e, key, key_size, create, status))) {
+        if (DML_FAILED(compile_entry(d, e, key, key_size, hash, create, status))) {
             d->cache->count--; /* the slot is the last one, or an evicted one now empty */
             if (e != &d->cache->entries[d->cache->count])
                 *e = d->cache->entries[d->cache->count];
