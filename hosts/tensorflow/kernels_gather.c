@@ -4,7 +4,10 @@
  * indices is declared host memory: TensorFlow's CPU kernel rejects an index
  * outside [0, axis size) with InvalidArgument, where the runtime would
  * clamp it, so the values are checked here, then copied to a device
- * temporary for the runtime to read. batch_dims > 0 is not supported.
+ * temporary for the runtime to read. With batch_dims != 0, GATHER_ND1 over
+ * {batch, between, axis, inner} with every dimension before the axis a
+ * batch dimension: the indices {batch, I} are seen as {batch, between, I, 1}
+ * with a stride of 0 on between (the same indices for each of its rows).
  * GatherNd likewise, as GATHER_ND1 over {tuple dimensions..., inner}.
  */
 #include <stdlib.h>
@@ -12,7 +15,7 @@
 
 #include "dml_tf.h"
 
-enum { KERNEL_GATHER = 0x300, KERNEL_GATHER_ND };
+enum { KERNEL_GATHER = 0x300, KERNEL_GATHER_ND, KERNEL_GATHER_BATCHED };
 
 typedef struct gather_key {
     uint32_t kernel;
@@ -33,6 +36,31 @@ static DML_RESULT create_gather(DMLDevice device, const void* key_bytes, DMLOper
     dmltf_tensor_desc(&out_buffer, &out, key->type, &output, NULL);
     DML_GATHER_OPERATOR_DESC gather = { &in, &index, &out, 1, 1 };
     DML_OPERATOR_DESC desc = { DML_OPERATOR_GATHER, &gather };
+    return dmlDeviceCreateOperator(device, &desc, op);
+}
+
+/* outer is the batch size; between, the dimensions from the batch ones to
+ * the axis (kernel KERNEL_GATHER_BATCHED). */
+typedef struct batched_gather_key {
+    gather_key base;
+    uint32_t between;
+} batched_gather_key;
+
+static DML_RESULT create_batched_gather(DMLDevice device, const void* key_bytes, DMLOperator* op)
+{
+    const batched_gather_key* key = key_bytes;
+    const gather_key* g = &key->base;
+    dmltf_shape input = { 4, { g->outer, key->between, g->axis_size, g->inner } };
+    dmltf_shape indices = { 4, { g->outer, key->between, g->count, 1 } };
+    dmltf_shape output = { 4, { g->outer, key->between, g->count, g->inner } };
+    uint32_t index_strides[4] = { g->count, 0, 1, 1 };
+    DML_BUFFER_TENSOR_DESC in_buffer, index_buffer, out_buffer;
+    DML_TENSOR_DESC in, index, out;
+    dmltf_tensor_desc(&in_buffer, &in, g->type, &input, NULL);
+    dmltf_tensor_desc(&index_buffer, &index, g->index_type, &indices, index_strides);
+    dmltf_tensor_desc(&out_buffer, &out, g->type, &output, NULL);
+    DML_GATHER_ND1_OPERATOR_DESC gather = { &in, &index, &out, 4, 4, 2 };
+    DML_OPERATOR_DESC desc = { DML_OPERATOR_GATHER_ND1, &gather };
     return dmlDeviceCreateOperator(device, &desc, op);
 }
 
@@ -74,6 +102,37 @@ static bool check_indices(TF_OpKernelContext* ctx, const TF_Tensor* indices, int
     return true;
 }
 
+/* TensorFlow's checks of batch_dims, which becomes non-negative. */
+static bool check_batch_dims(TF_OpKernelContext* ctx, const TF_Tensor* params, const TF_Tensor* indices, int64_t axis,
+    int64_t* batch_dims)
+{
+    int index_rank = TF_NumDims(indices), rank = TF_NumDims(params);
+    if (*batch_dims < -index_rank || *batch_dims > index_rank) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Expected batch_dims in the range [%d, %d], but got %lld", -index_rank,
+            index_rank, (long long)*batch_dims);
+        return false;
+    }
+    if (*batch_dims < 0)
+        *batch_dims += index_rank;
+    if (*batch_dims >= rank) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "batch_dims (%lld) must be less than rank(params) (%d).",
+            (long long)*batch_dims, rank);
+        return false;
+    }
+    if (axis < *batch_dims) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "batch_dims (%lld) must be less than or equal to axis (%lld).",
+            (long long)*batch_dims, (long long)axis);
+        return false;
+    }
+    for (int i = 0; i < *batch_dims; i++)
+        if (TF_Dim(params, i) != TF_Dim(indices, i)) {
+            dmltf_fail(ctx, TF_INVALID_ARGUMENT, "params.shape[%d]: %lld should be equal to indices.shape[%d]: %lld", i,
+                (long long)TF_Dim(params, i), i, (long long)TF_Dim(indices, i));
+            return false;
+        }
+    return true;
+}
+
 static void gather_compute(void* kernel, TF_OpKernelContext* ctx)
 {
     const gather_kernel* k = kernel;
@@ -85,11 +144,6 @@ static void gather_compute(void* kernel, TF_OpKernelContext* ctx)
     int64_t dims[DMLTF_TF_MAX_RANK], out_dims[DMLTF_TF_MAX_RANK], axis, count;
     if (!axis_tensor || !dmltf_read_host_ints(ctx, axis_tensor, "axis", &axis, 1, &count))
         goto done;
-    if (k->batch_dims != 0) {
-        dmltf_fail(ctx, TF_UNIMPLEMENTED, "GatherV2 with batch_dims = %lld: the DML device supports only 0",
-            (long long)k->batch_dims);
-        goto done;
-    }
     int rank = TF_NumDims(params), index_rank = TF_NumDims(indices);
     if (axis < -rank || axis >= rank) {
         dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Expected axis in the range [%d, %d), but got %lld", -rank, rank,
@@ -98,21 +152,27 @@ static void gather_compute(void* kernel, TF_OpKernelContext* ctx)
     }
     if (axis < 0)
         axis += rank;
-    if (rank + index_rank - 1 > DMLTF_TF_MAX_RANK) {
+    int64_t batch_dims = k->batch_dims;
+    if (batch_dims != 0 && !check_batch_dims(ctx, params, indices, axis, &batch_dims))
+        goto done;
+    if (rank + index_rank - batch_dims - 1 > DMLTF_TF_MAX_RANK) {
         dmltf_fail(ctx, TF_INVALID_ARGUMENT, "the output would have more than %d dimensions", DMLTF_TF_MAX_RANK);
         goto done;
     }
-    int64_t outer = 1, inner = 1, out_rank = 0;
+    /* outer: the batch dimensions, between: those after them to the axis. */
+    int64_t outer = 1, between = 1, inner = 1, out_rank = 0;
     for (int i = 0; i < rank; i++) {
         dims[i] = TF_Dim(params, i);
-        if (i < axis)
+        if (i < batch_dims)
             outer *= dims[i];
+        else if (i < axis)
+            between *= dims[i];
         else if (i > axis)
             inner *= dims[i];
     }
     for (int i = 0; i < axis; i++)
         out_dims[out_rank++] = dims[i];
-    for (int i = 0; i < index_rank; i++)
+    for (int i = (int)batch_dims; i < index_rank; i++)
         out_dims[out_rank++] = TF_Dim(indices, i);
     for (int i = (int)axis + 1; i < rank; i++)
         out_dims[out_rank++] = dims[i];
@@ -123,25 +183,31 @@ static void gather_compute(void* kernel, TF_OpKernelContext* ctx)
     int64_t n = TF_TensorElementCount(indices);
     if (dmltf_element_count(out_dims, (int)out_rank) == 0)
         goto done;
-    if (outer > UINT32_MAX || inner > UINT32_MAX || dims[axis] > UINT32_MAX || n > UINT32_MAX) {
+    int64_t per_batch = outer ? n / outer : 0; /* indices of one batch */
+    if (outer > UINT32_MAX || between > UINT32_MAX || inner > UINT32_MAX || dims[axis] > UINT32_MAX ||
+        n > UINT32_MAX) {
         dmltf_fail(ctx, TF_UNIMPLEMENTED, "a gather with a dimension above 2^32-1");
         goto done;
     }
-    gather_key key;
+    batched_gather_key key;
     memset(&key, 0, sizeof key);
-    key.kernel = KERNEL_GATHER;
-    key.type = dmltf_bits_type(TF_TensorType(params));
-    key.index_type = TF_TensorType(indices) == TF_INT64 ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
-    key.outer = (uint32_t)outer;
-    key.axis_size = (uint32_t)dims[axis];
-    key.inner = (uint32_t)inner;
-    key.count = (uint32_t)n;
+    key.base.kernel = batch_dims ? KERNEL_GATHER_BATCHED : KERNEL_GATHER;
+    key.base.type = dmltf_bits_type(TF_TensorType(params));
+    key.base.index_type = TF_TensorType(indices) == TF_INT64 ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
+    key.base.outer = (uint32_t)(batch_dims ? outer : outer * between);
+    key.base.axis_size = (uint32_t)dims[axis];
+    key.base.inner = (uint32_t)inner;
+    key.base.count = (uint32_t)(batch_dims ? per_batch : n);
+    key.between = (uint32_t)between;
     if (!(device_indices = dmltf_upload(ctx, TF_TensorType(indices), n, TF_TensorData(indices))))
         goto done;
     dmltf_binding in[2] = { { TF_TensorData(params), TF_TensorByteSize(params) },
         { TF_TensorData(device_indices), TF_TensorByteSize(indices) } };
     dmltf_binding out = { TF_TensorData(output), TF_TensorByteSize(output) };
-    dmltf_run(ctx, &key, sizeof key, create_gather, in, 2, &out, 1);
+    if (batch_dims)
+        dmltf_run(ctx, &key, sizeof key, create_batched_gather, in, 2, &out, 1);
+    else
+        dmltf_run(ctx, &key.base, sizeof key.base, create_gather, in, 2, &out, 1);
 done:
     TF_DeleteTensor(device_indices);
     TF_DeleteTensor(output);

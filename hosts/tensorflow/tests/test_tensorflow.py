@@ -249,6 +249,27 @@ class OpTest(unittest.TestCase):
             self.check(lambda t, n: tf.gather(t, n, axis=axis), x, indices, function=function,
                        what="GatherV2 %s axis %d indices %s" % (x.shape, axis, indices.shape))
 
+    def test_gather_batch_dims(self):
+        """batch_dims != 0 (negative too), axis at or after the batch dimensions (negative too)."""
+        for i, dtype, function in self.cases(26):
+            rank = 2 + i % 4
+            batch = int(self.rng.integers(1, rank))
+            shape = random_shape(self.rng, rank, 1, 4)
+            x = random_array(self.rng, shape, dtype)
+            axis = int(self.rng.integers(batch, rank))
+            index_shape = shape[:batch] + random_shape(self.rng, int(self.rng.integers(0, 3)), 0 if i % 7 == 0 else 1, 3)
+            indices = self.rng.integers(0, shape[axis], size=index_shape).astype(np.int64 if i % 2 else np.int32)
+            b = batch - len(index_shape) if i % 3 == 0 else batch
+            a = axis - rank if i % 4 == 0 else axis
+            self.check(lambda t, n: tf.gather(t, n, axis=a, batch_dims=b), x, indices, function=function,
+                       what="GatherV2 %s axis %d batch_dims %d indices %s" % (x.shape, a, b, indices.shape))
+        x = np.zeros([2, 3, 4], np.float32)
+        for a, b, n in ((0, 1, np.zeros([2, 2], np.int32)), (2, 3, np.zeros([2, 3, 1], np.int32)),
+                        (2, 1, np.zeros([3, 2], np.int32)), (2, -3, np.zeros([2, 1], np.int32)),
+                        (2, 1, np.full([2, 1], 4, np.int32))):
+            self.check(lambda t, i: tf.raw_ops.GatherV2(params=t, indices=i, axis=a, batch_dims=b), x, n,
+                       what="GatherV2 axis %d batch_dims %d indices %s (an error)" % (a, b, n.shape))
+
     def test_broadcast_to(self):
         for i, dtype, function in self.cases(24):
             out_shape = random_shape(self.rng, 1 + i % 6, 1, 4)
