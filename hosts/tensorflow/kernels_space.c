@@ -1,8 +1,10 @@
 /*
- * kernels_space.c — DepthToSpace and SpaceToDepth (data_format NHWC, the
- * format of TensorFlow's CPU kernels) as DEPTH_TO_SPACE / SPACE_TO_DEPTH,
- * whose DEPTH_COLUMN_ROW order is TensorFlow's channel order: an NHWC
- * tensor is described to the runtime as {N, C, H, W} through its strides.
+ * kernels_space.c — DepthToSpace and SpaceToDepth as DEPTH_TO_SPACE /
+ * SPACE_TO_DEPTH, whose DEPTH_COLUMN_ROW order is TensorFlow's channel order
+ * in both of its formats: an NHWC tensor (the format of TensorFlow's CPU
+ * kernels) is described to the runtime as {N, C, H, W} through its strides,
+ * an NCHW one (TensorFlow's GPU kernels) is the runtime's own layout.
+ * NCHW_VECT_C (int8 vectors of 4 channels) is refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ static DML_RESULT create_space(DMLDevice device, const void* key_bytes, DMLOpera
 typedef struct space_kernel {
     uint32_t kernel;
     int64_t block;
+    bool nchw;
 } space_kernel;
 
 static void* space_create_kind(TF_OpKernelConstruction* ctx, uint32_t kind)
@@ -50,8 +53,9 @@ static void* space_create_kind(TF_OpKernelConstruction* ctx, uint32_t kind)
     char format[16] = "";
     if (TF_GetCode(status) == TF_OK)
         TF_OpKernelConstruction_GetAttrString(ctx, "data_format", format, sizeof format - 1, status);
-    if (TF_GetCode(status) == TF_OK && strcmp(format, "NHWC") != 0)
-        TF_SetStatus(status, TF_UNIMPLEMENTED, "the DML device supports data_format NHWC only");
+    k->nchw = strcmp(format, "NCHW") == 0;
+    if (TF_GetCode(status) == TF_OK && strcmp(format, "NHWC") != 0 && !k->nchw)
+        TF_SetStatus(status, TF_UNIMPLEMENTED, "data_format NCHW_VECT_C is not supported on the DML device (NHWC and NCHW are)");
     if (TF_GetCode(status) == TF_OK && (k->block < 2 || k->block > UINT32_MAX))
         TF_SetStatus(status, TF_INVALID_ARGUMENT, "Block size should be > 1");
     if (TF_GetCode(status) != TF_OK)
@@ -75,16 +79,17 @@ static void space_delete(void* kernel)
     free(kernel);
 }
 
-/* An NHWC shape as NCHW sizes and strides. */
-static bool nhwc(const int64_t* d, dmltf_shape* shape, uint32_t* strides)
+/* A tensor of logical sizes d = {N, H, W, C} laid out NHWC or NCHW, as the
+ * runtime's NCHW sizes and strides. */
+static bool describe(const int64_t* d, bool nchw, dmltf_shape* shape, uint32_t* strides)
 {
     if (d[0] * d[1] * d[2] * d[3] > UINT32_MAX)
         return false;
     *shape = (dmltf_shape){ 4, { (uint32_t)d[0], (uint32_t)d[3], (uint32_t)d[1], (uint32_t)d[2] } };
     strides[0] = (uint32_t)(d[1] * d[2] * d[3]);
-    strides[1] = 1;
-    strides[2] = (uint32_t)(d[2] * d[3]);
-    strides[3] = (uint32_t)d[3];
+    strides[1] = nchw ? (uint32_t)(d[1] * d[2]) : 1;
+    strides[2] = (uint32_t)(d[2] * (nchw ? 1 : d[3]));
+    strides[3] = nchw ? 1 : (uint32_t)d[3];
     return true;
 }
 
@@ -93,14 +98,17 @@ static void space_compute(void* kernel, TF_OpKernelContext* ctx)
     const space_kernel* k = kernel;
     TF_Tensor* input = dmltf_input(ctx, 0);
     TF_Tensor* output = NULL;
-    int64_t dims[DMLTF_MAX_RANK], out[4], b = k->block;
+    int64_t given[DMLTF_MAX_RANK], dims[4], out[4], out_given[4], b = k->block;
     int rank;
-    if (!input || !dmltf_tensor_dims(ctx, input, "input", dims, &rank))
+    if (!input || !dmltf_tensor_dims(ctx, input, "input", given, &rank))
         goto done;
     if (rank != 4) {
         dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Input rank should be: 4 instead of: %d", rank);
         goto done;
     }
+    /* dims: {N, H, W, C} whatever the layout. */
+    for (int i = 0; i < 4; i++)
+        dims[i] = k->nchw ? given[i == 0 ? 0 : i == 3 ? 1 : i + 1] : given[i];
     if (k->kernel == KERNEL_DEPTH_TO_SPACE) {
         if (dims[3] % (b * b)) {
             dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Input depth dimension %lld should be divisible by: %lld",
@@ -116,14 +124,16 @@ static void space_compute(void* kernel, TF_OpKernelContext* ctx)
         }
         out[0] = dims[0], out[1] = dims[1] / b, out[2] = dims[2] / b, out[3] = dims[3] * b * b;
     }
-    if (!(output = dmltf_output(ctx, 0, TF_TensorType(input), out, 4)) || dmltf_element_count(out, 4) == 0)
+    for (int i = 0; i < 4; i++)
+        out_given[i] = k->nchw ? out[i == 0 ? 0 : i == 1 ? 3 : i - 1] : out[i];
+    if (!(output = dmltf_output(ctx, 0, TF_TensorType(input), out_given, 4)) || dmltf_element_count(out, 4) == 0)
         goto done;
     space_key key;
     memset(&key, 0, sizeof key);
     key.kernel = k->kernel;
     key.type = dmltf_bits_type(TF_TensorType(input));
     key.block = (uint32_t)b;
-    if (!nhwc(dims, &key.input, key.in_strides) || !nhwc(out, &key.output, key.out_strides)) {
+    if (!describe(dims, k->nchw, &key.input, key.in_strides) || !describe(out, k->nchw, &key.output, key.out_strides)) {
         dmltf_fail(ctx, TF_UNIMPLEMENTED, "a tensor of 2^32 elements or more");
         goto done;
     }

@@ -343,6 +343,29 @@ class OpTest(unittest.TestCase):
             self.check(lambda t: tf.nn.space_to_depth(t, b), y, function=function,
                        what="SpaceToDepth %s block %d" % (y.shape, b))
 
+    def test_depth_space_nchw(self):
+        """NCHW (TensorFlow's CPU kernels refuse it): against the CPU's NHWC
+        result transposed; NCHW_VECT_C refused with a message."""
+        to_nhwc, to_nchw = [0, 2, 3, 1], [0, 3, 1, 2]
+        for i, dtype, function in self.cases(26):
+            b = int(self.rng.integers(2, 4))
+            n, h, w, c = (int(v) for v in self.rng.integers(1, 4, size=4))
+            for op, x in ((tf.nn.depth_to_space, random_array(self.rng, [n, c * b * b, h, w], dtype)),
+                          (tf.nn.space_to_depth, random_array(self.rng, [n, c, h * b, w * b], dtype))):
+                label = "%s NCHW %s block %d (%s)" % (op.__name__, x.shape, b, "tf.function" if function else "eager")
+                expected, error = self.run_on(CPU, lambda t: tf.transpose(op(tf.transpose(t, to_nhwc), b), to_nchw),
+                                              [x], function)
+                self.assertIsNone(error, label)
+                got, error = self.run_on(DML, lambda t: op(t, b, data_format="NCHW"), [x], function)
+                self.assertIsNone(error, label)
+                self.assertTrue(got.device.endswith("device:DML:0"), "%s: ran on %s" % (label, got.device))
+                self.assertEqual(got.shape, expected.shape, label)
+                self.assertEqual(got.numpy().tobytes(), expected.numpy().tobytes(), label)
+                COUNTS["compared"] += 1
+        with tf.device(DML):
+            with self.assertRaisesRegex(tf.errors.UnimplementedError, "NCHW_VECT_C"):
+                tf.nn.depth_to_space(on_cpu(np.zeros([1, 4, 2, 2, 4], np.float32)), 2, data_format="NCHW_VECT_C")
+
     CAST_TYPES = [tf.float32, tf.float64, tf.float16, tf.int8, tf.int16, tf.int32, tf.int64,
                   tf.uint8, tf.uint16, tf.uint32, tf.uint64]
 
