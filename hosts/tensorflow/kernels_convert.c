@@ -47,15 +47,29 @@ typedef struct cast_kernel {
     TF_Bool truncate;
 } cast_kernel;
 
+/* The pairs whose Truncate=True TensorFlow's CPU kernel honours (it zeroes
+ * the source mantissa bits the destination lacks, NaNs aside, then casts:
+ * cast_op.h's SPECIALIZE_CAST); for every other pair it is the plain cast.
+ * No runtime operator clears bits inside a byte, so these are refused. */
+static bool truncate_changes(TF_DataType from, TF_DataType to)
+{
+    return (from == TF_DOUBLE && (to == TF_FLOAT || to == TF_HALF)) || (from == TF_FLOAT && to == TF_HALF);
+}
+
 static void* cast_create(TF_OpKernelConstruction* ctx)
 {
     cast_kernel* k = calloc(1, sizeof *k);
     TF_Status* status = TF_NewStatus();
+    TF_DataType from = TF_FLOAT;
     TF_OpKernelConstruction_GetAttrType(ctx, "DstT", &k->to, status);
+    if (TF_GetCode(status) == TF_OK)
+        TF_OpKernelConstruction_GetAttrType(ctx, "SrcT", &from, status);
     if (TF_GetCode(status) == TF_OK && TF_OpKernelConstruction_HasAttr(ctx, "Truncate", status))
         TF_OpKernelConstruction_GetAttrBool(ctx, "Truncate", &k->truncate, status);
-    if (TF_GetCode(status) == TF_OK && k->truncate)
-        TF_SetStatus(status, TF_UNIMPLEMENTED, "Cast with Truncate=True is not supported on the DML device");
+    if (TF_GetCode(status) == TF_OK && k->truncate && truncate_changes(from, k->to))
+        TF_SetStatus(status, TF_UNIMPLEMENTED,
+            "Cast with Truncate=True from float64 or float32 to a float type of fewer mantissa bits is not "
+            "supported on the DML device (the attribute Truncate needs the source's low mantissa bits cleared)");
     if (TF_GetCode(status) != TF_OK)
         TF_OpKernelConstruction_Failure(ctx, status);
     TF_DeleteStatus(status);

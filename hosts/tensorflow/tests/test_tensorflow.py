@@ -390,6 +390,24 @@ class OpTest(unittest.TestCase):
                 self.check(lambda t: tf.cast(t, dst), x, function=(i + j) % 8 == 7,
                            what="Cast %s -> %s" % (src.name, dst.name))
 
+    def test_cast_truncate(self):
+        """Truncate=True: float64 -> float32/float16 and float32 -> float16
+        (where TensorFlow clears mantissa bits) refused with Unimplemented
+        naming the attribute; every other pair is the plain cast."""
+        refused = {(tf.float64, tf.float32), (tf.float64, tf.float16), (tf.float32, tf.float16)}
+        pairs = [(s, d) for s in self.CAST_TYPES[:3] for d in self.CAST_TYPES if s != d]
+        pairs += [(self.CAST_TYPES[i], self.CAST_TYPES[j]) for i, j in self.rng.integers(3, 11, size=(8, 2)) if i != j]
+        for k, (src, dst) in enumerate(pairs):
+            values = self.rng.uniform(0, 127, size=random_shape(self.rng, 1 + k % 3, 1, 5))
+            x = values.astype(src.as_numpy_dtype)
+            fn = lambda t: tf.raw_ops.Cast(x=t, DstT=dst, Truncate=True)  # noqa: E731
+            if (src, dst) in refused:
+                _, error = self.run_on(DML, fn, [x], k % 2 == 1)
+                self.assertIsInstance(error, tf.errors.UnimplementedError, "%s -> %s" % (src.name, dst.name))
+                self.assertIn("attribute Truncate", str(error))
+            else:
+                self.check(fn, x, function=k % 8 == 7, what="Cast %s -> %s Truncate" % (src.name, dst.name))
+
     def test_range(self):
         for i in range(24):
             dtype = (tf.float32, tf.float64, tf.int64, tf.int32)[i % 4]
