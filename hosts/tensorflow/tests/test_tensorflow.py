@@ -390,6 +390,15 @@ class OpTest(unittest.TestCase):
                 self.check(lambda t: tf.cast(t, dst), x, function=(i + j) % 8 == 7,
                            what="Cast %s -> %s" % (src.name, dst.name))
 
+    def test_cast_double_to_half_rounds_twice(self):
+        """TensorFlow makes a float16 of a float64 through float32: values
+        whose float32 lands on a float16 tie round twice."""
+        ties = [1 + 2.0 ** -11 + 2.0 ** -40, -(1 + 2.0 ** -11 + 2.0 ** -40), 3 + 2.0 ** -10 + 2.0 ** -35,
+                2.0 ** -24 + 2.0 ** -50, 65520 - 2.0 ** -20, 1.5]
+        for function in (False, True):
+            self.check(lambda t: tf.cast(t, tf.float16), np.array(ties, np.float64), function=function,
+                       what="Cast float64 -> float16 ties")
+
     def test_cast_truncate(self):
         """Truncate=True: float64 -> float32/float16 and float32 -> float16
         (where TensorFlow clears mantissa bits) refused with Unimplemented
