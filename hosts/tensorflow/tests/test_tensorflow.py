@@ -534,6 +534,13 @@ class OpTest(unittest.TestCase):
             self.check(lambda t, n, u: tf.tensor_scatter_nd_update(t, n, u), x, indices, updates, function=function,
                        what="TensorScatterUpdate %s indices %s" % (x.shape, indices.shape))
 
+    def test_scatter_nd_not_registered(self):
+        """ScatterNd adds duplicates, the runtime cannot: no DML kernel, so
+        with soft placement off it is refused, never run differently."""
+        with tf.device(DML):
+            with self.assertRaisesRegex(tf.errors.InvalidArgumentError, "Could not satisfy device specification"):
+                tf.scatter_nd(on_cpu(np.array([[0], [0]], np.int32)), on_cpu(np.array([1, 2], np.float32)), [2])
+
     def test_bad_input_is_invalid_argument(self):
         x = on_cpu(np.zeros([2, 3], np.float32))
         with tf.device(DML):
