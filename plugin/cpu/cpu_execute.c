@@ -877,7 +877,10 @@ static void run_range_chunk(void* context, unsigned task)
  * 256-byte rows at 64 MiB: 8.7 ms streamed, 7.5 ms not; 1 KiB rows even). */
 static int output_streams(const dml_plan* plan)
 {
-    return plan->kind != DML_PLAN_INDEXED && dml_cpu_output_streams(plan->element_count * plan->element_size) &&
+    const uint64_t bytes = plan->element_count * plan->element_size;
+    const int converts = plan->kind == DML_PLAN_CAST || plan->kind == DML_PLAN_PAD;
+    return plan->kind != DML_PLAN_INDEXED &&
+        (dml_cpu_output_streams(bytes) || (converts && bytes >= DML_CPU_CONVERT_STREAM_MIN_BYTES)) &&
         output_is_dense(plan);
 }
 
