@@ -66,19 +66,20 @@ static void check_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, 
     free(want);
 }
 
-static const dml_cpu_isa_level levels[] = { DML_CPU_ISA_PORTABLE, DML_CPU_ISA_AVX2, DML_CPU_ISA_AVX512_VBMI };
+static const dml_cpu_isa_level levels[] = { DML_CPU_ISA_AVX512_VBMI, DML_CPU_ISA_PORTABLE, DML_CPU_ISA_AVX2 };
 
-/* _i: bit 0 a pool, bit 1 streamed, _i / 4 the level. */
+/* _i < 4: the widest level, bit 0 a pool, bit 1 streamed; 4 and 5: the
+ * narrower levels on one thread (valgrind's time: each a quarter of one). */
 START_TEST(fills_against_reference)
 {
-    const dml_cpu_isa_level saved_level = dml_cpu_isa_cap(levels[_i / 4]);
-    cpu_pool* pool = _i & 1 ? cpu_pool_create(4) : NULL;
-    uint64_t saved = dml_cpu_stream_min_bytes(_i & 2 ? 0 : ~0ull); /* non-temporal stores for every size, or none */
+    const dml_cpu_isa_level saved_level = dml_cpu_isa_cap(levels[_i < 4 ? 0 : _i - 3]);
+    cpu_pool* pool = _i < 4 && (_i & 1) ? cpu_pool_create(4) : NULL;
+    uint64_t saved = dml_cpu_stream_min_bytes(_i < 4 && (_i & 2) ? 0 : ~0ull); /* non-temporal stores for every size, or none */
     uint64_t seed = 0xF111 + (uint64_t)_i;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
         for (int sequence = 0; sequence < 2; ++sequence) {
             const uint32_t e = dml_data_type_size(types[t]);
-            for (uint32_t shift = 0; shift < 64; shift += e) {
+            for (uint32_t shift = 0; shift < (_i < 4 ? 64u : 16u); shift += _i < 4 ? e : 4 * e) {
                 uint64_t start = next(&seed), delta = next(&seed);
                 if (next(&seed) & 1) { /* ordinary numbers too */
                     float f = (float)(next(&seed) % 1000) / 8;
@@ -94,6 +95,8 @@ START_TEST(fills_against_reference)
                 }
                 uint32_t row[1] = { 1000 + shift }, packed[1] = { 1 };
                 check_fill(pool, types[t], sequence, 1, row, packed, shift, start, delta);
+                if (shift >= 16) /* the line stores' alignments: contiguous rows are enough */
+                    continue;
                 uint32_t rows[2] = { 7, 37 }, padded[2] = { 41, 1 }, permuted[2] = { 1, 7 };
                 check_fill(pool, types[t], sequence, 2, rows, padded, shift, start, delta);
                 check_fill(pool, types[t], sequence, 2, rows, permuted, shift, start, delta);
@@ -134,7 +137,7 @@ int main(void)
 {
     Suite* s = suite_create("cpu_fill");
     TCase* tc = tcase_create("fill");
-    tcase_add_loop_test(tc, fills_against_reference, 0, 12);
+    tcase_add_loop_test(tc, fills_against_reference, 0, 6);
     tcase_add_test(tc, position_zero_at_a_row_end);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
