@@ -878,9 +878,9 @@ static void run_range_chunk(void* context, unsigned task)
 static int output_streams(const dml_plan* plan)
 {
     const uint64_t bytes = plan->element_count * plan->element_size;
-    const int converts = plan->kind == DML_PLAN_CAST || plan->kind == DML_PLAN_PAD;
+    const int widens = plan->kind == DML_PLAN_CAST && plan->element_size >= 2 * plan->in_element_size;
     return plan->kind != DML_PLAN_INDEXED &&
-        (dml_cpu_output_streams(bytes) || (converts && bytes >= DML_CPU_CONVERT_STREAM_MIN_BYTES)) &&
+        (dml_cpu_output_streams(bytes) || (widens && bytes >= DML_CPU_WIDENING_STREAM_MIN_BYTES)) &&
         output_is_dense(plan);
 }
 

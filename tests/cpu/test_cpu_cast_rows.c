@@ -5,15 +5,19 @@
  * the values where the rules turn (NaN of either sign and any payload,
  * infinities, +-2^31 and the floats next to them, +-0, halves) and random
  * bits, in rows of 1 to 70 elements (vector bodies and tails) starting at
- * every element of a 64-byte line, written directly and streamed.
+ * every element of a 64-byte line, written directly and streamed; and
+ * 16 MiB uint8 -> float32 outputs, where a widening CAST starts streaming.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/ops/op.h"
 #include "cpu_cast.h"
 #include "cpu_execute.h"
+#include "cpu_pool.h"
 #include "cpu_simd.h"
 #include "reference.h"
 
@@ -91,11 +95,56 @@ START_TEST(float_rows_match_the_reference)
 }
 END_TEST
 
+/* uint8 -> float32 outputs of 16 MiB and 64 bytes less, exact-size
+ * before a guard page: the default threshold from which a widening CAST
+ * streams (DML_CPU_WIDENING_STREAM_MIN_BYTES) straddled, on one thread
+ * and on three. Natively only (DML_TEST_QUICK: valgrind, sanitizers). */
+START_TEST(widening_threshold_straddled)
+{
+    const char* quick = getenv("DML_TEST_QUICK");
+    if (quick && *quick == '1')
+        return;
+    cpu_pool* pool = _i ? cpu_pool_create(3) : NULL;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (uint32_t less = 0; less <= 64; less += 64) {
+        const uint32_t n = (uint32_t)((DML_CPU_WIDENING_STREAM_MIN_BYTES - less) / 4);
+        uint32_t sizes[1] = { n };
+        DML_BUFFER_TENSOR_DESC bi = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_FLAG_NONE, 1, sizes, NULL, n, 0 };
+        DML_BUFFER_TENSOR_DESC bo = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, NULL, 4ull * n, 0 };
+        DML_TENSOR_DESC ti = { DML_TENSOR_TYPE_BUFFER, &bi }, to = { DML_TENSOR_TYPE_BUFFER, &bo };
+        DML_CAST_OPERATOR_DESC cd = { &ti, &to };
+        DML_OPERATOR_DESC od = { DML_OPERATOR_CAST, &cd };
+        dml_plan plan;
+        ck_assert_int_ge(dml_plan_from_desc(&od, &plan), 0);
+        const size_t out_bytes = 4ull * n, pages = (out_bytes + page - 1) / page;
+        unsigned char* map = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ck_assert(map != MAP_FAILED);
+        ck_assert_int_eq(mprotect(map + pages * page, page, PROT_NONE), 0);
+        unsigned char* out = map + pages * page - out_bytes;
+        unsigned char* in = malloc(n);
+        ck_assert(in);
+        for (uint32_t i = 0; i < n; ++i)
+            in[i] = (unsigned char)(i * 131 + 7);
+        dml_plan_args args = { in, NULL, out, n, 0, out_bytes, NULL, 0 };
+        dml_cpu_cast(pool, NULL, 3, &plan, &args);
+        for (uint32_t i = 0; i < n; ++i) {
+            float f;
+            memcpy(&f, out + 4ull * i, 4);
+            ck_assert_msg(f == (float)in[i], "element %u of %u: %g, want %u", i, n, (double)f, in[i]);
+        }
+        free(in);
+        munmap(map, (pages + 1) * page);
+    }
+    cpu_pool_destroy(pool);
+}
+END_TEST
+
 int main(void)
 {
     Suite* s = suite_create("cpu_cast_rows");
     TCase* tc = tcase_create("rows");
     tcase_add_loop_test(tc, float_rows_match_the_reference, 0, 6);
+    tcase_add_loop_test(tc, widening_threshold_straddled, 0, 2);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

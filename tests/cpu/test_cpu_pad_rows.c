@@ -10,8 +10,7 @@
  *     rows at lines), on one thread and on three (ranges cut mid-row), into
  *     exact-size buffers that end at a guard page, the bytes before them
  *     checked too;
- *   - at every instruction-set level the tests can force;
- *   - 16 MiB outputs and one row less, where PAD starts streaming.
+ *   - at every instruction-set level the tests can force.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -115,29 +114,12 @@ START_TEST(narrow_rows_match_the_reference)
 }
 END_TEST
 
-/* 1-byte outputs of 16 MiB and one row less: the default threshold from
- * which PAD streams (DML_CPU_CONVERT_STREAM_MIN_BYTES) straddled, on one
- * thread and on three. Natively only (DML_TEST_QUICK: valgrind, sanitizers). */
-START_TEST(convert_threshold_straddled)
-{
-    const char* quick = getenv("DML_TEST_QUICK");
-    if (quick && *quick == '1')
-        return;
-    cpu_pool* pool = _i ? cpu_pool_create(3) : NULL;
-    const uint32_t rows = (uint32_t)(DML_CPU_CONVERT_STREAM_MIN_BYTES / 1024) - 3;
-    check_pad(pool, DML_TENSOR_DATA_TYPE_UINT8, DML_PADDING_MODE_REFLECTION, rows, 1022, 1, 1);
-    check_pad(pool, DML_TENSOR_DATA_TYPE_UINT8, DML_PADDING_MODE_CONSTANT, rows - 1, 1022, 1, 1);
-    cpu_pool_destroy(pool);
-}
-END_TEST
-
 int main(void)
 {
     Suite* s = suite_create("cpu_pad_rows");
     TCase* tc = tcase_create("rows");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, narrow_rows_match_the_reference, 0, 12);
-    tcase_add_loop_test(tc, convert_threshold_straddled, 0, 2);
     suite_add_tcase(s, tc);
     SRunner* sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
