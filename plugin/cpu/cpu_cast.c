@@ -90,6 +90,29 @@ DML_TARGET_AVX512 static void cast_row_FLOAT32_FLOAT16_avx512(unsigned char* dst
         }
     cast_row_FLOAT32_FLOAT16_portable(dst + (int64_t)k * ds * 2, ds, src + (int64_t)k * ss * 4, ss, n - k);
 }
+
+/* float32 to int32 with AVX-512F: vcvttps2dq truncates toward zero and
+ * gives INT32_MIN for NaN and for every value outside the range; cast.h
+ * saturates the top to INT32_MAX and makes NaN 0, done with two masks
+ * (1 MiB in cache, one thread's CPU time: 1.45x faster than the AVX2
+ * loop the compiler makes of cast.h; 64 MiB: even, the stores' limit).
+ * uint8 to float32 the same way gained nothing over that loop. */
+DML_TARGET_AVX512 static void cast_row_FLOAT32_INT32_avx512(unsigned char* dst, int64_t ds, const unsigned char* src,
+    int64_t ss, uint64_t n)
+{
+    uint64_t k = 0;
+    const __m512 top = _mm512_set1_ps(2147483648.0f);
+    const __m512i max = _mm512_set1_epi32(INT32_MAX);
+    if (ds == 1 && ss == 1)
+        for (; k + 16 <= n; k += 16) {
+            const __m512 f = _mm512_loadu_ps((const void*)(src + 4 * k));
+            __m512i i = _mm512_cvttps_epi32(f);
+            i = _mm512_mask_mov_epi32(i, _mm512_cmp_ps_mask(f, top, _CMP_GE_OQ), max);
+            i = _mm512_maskz_mov_epi32(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), i);
+            _mm512_storeu_si512((void*)(dst + 4 * k), i);
+        }
+    cast_row_FLOAT32_INT32_portable(dst + (int64_t)k * ds * 4, ds, src + (int64_t)k * ss * 4, ss, n - k);
+}
 #endif
 
 static cast_row_fn pick_row(const dml_plan* p)
@@ -100,6 +123,9 @@ static cast_row_fn pick_row(const dml_plan* p)
     if (p->in_data_type == DML_TENSOR_DATA_TYPE_FLOAT32 && p->data_type == DML_TENSOR_DATA_TYPE_FLOAT16 &&
         have_avx512())
         return cast_row_FLOAT32_FLOAT16_avx512;
+    if (p->in_data_type == DML_TENSOR_DATA_TYPE_FLOAT32 && p->data_type == DML_TENSOR_DATA_TYPE_INT32 &&
+        have_avx512())
+        return cast_row_FLOAT32_INT32_avx512;
 #endif
     const cast_rows* r = &rows_table[p->in_data_type][p->data_type];
     return r->avx2 && dml_cpu_isa() >= DML_CPU_ISA_AVX2 ? r->avx2 : r->portable;

@@ -162,6 +162,32 @@ static void stream_copy(byte* dst, const byte* src, size_t bytes)
 #define STREAM_FENCE() ((void)0)
 #endif
 
+/* stream_copy to a line-aligned dst: with AVX-512 one load and one
+ * non-temporal store per line where the loop above takes four of each
+ * (the streamed pieces of dml_cpu_run_split; 64 MiB outputs, one thread's
+ * CPU time: FILL 1.13x, u8 -> f32 CAST 1.18x, 1-byte PADDING 1.08x faster). */
+#ifdef DML_CPU_AVX512
+DML_TARGET_AVX512 static void stream_lines_avx512(byte* dst, const byte* src, size_t bytes)
+{
+    size_t k = 0;
+    for (; k + 64 <= bytes; k += 64)
+        _mm512_stream_si512((void*)(dst + k), _mm512_loadu_si512((const void*)(src + k)));
+    stream_copy(dst + k, src + k, bytes - k);
+}
+#endif
+
+static void stream_lines(byte* dst, const byte* src, size_t bytes, int avx512)
+{
+#ifdef DML_CPU_AVX512
+    if (avx512 && ((uintptr_t)dst & 63) == 0) {
+        stream_lines_avx512(dst, src, bytes);
+        return;
+    }
+#endif
+    (void)avx512;
+    stream_copy(dst, src, bytes);
+}
+
 /* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes),
  * with ordinary stores except for contiguous copies of streamed outputs. */
 ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)
@@ -810,7 +836,7 @@ static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uin
     staged.output = stage;
     staged.output_bytes = sizeof stage;
     byte* out = (byte*)args->output + (p->out_offset + (int64_t)begin) * (int64_t)E;
-    const int constant = output_is_constant(p);
+    const int constant = output_is_constant(p), avx512 = have_avx512();
     uint64_t written = 0; /* constant plans: the elements the buffer holds already */
     for (uint64_t at = begin; at < end;) {
         /* up to the next line (a multiple of E: bindings are 16-byte aligned); a whole buffer from a line,
@@ -823,7 +849,7 @@ static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uin
             fn(&piece, &staged, at, at + n);
             written = n;
         }
-        stream_copy(out, stage, n * E);
+        stream_lines(out, stage, n * E, avx512);
         out += n * E;
         at += n;
     }
@@ -851,7 +877,10 @@ static void run_range_chunk(void* context, unsigned task)
  * 256-byte rows at 64 MiB: 8.7 ms streamed, 7.5 ms not; 1 KiB rows even). */
 static int output_streams(const dml_plan* plan)
 {
-    return plan->kind != DML_PLAN_INDEXED && dml_cpu_output_streams(plan->element_count * plan->element_size) &&
+    const uint64_t bytes = plan->element_count * plan->element_size;
+    const int widens = plan->kind == DML_PLAN_CAST && plan->element_size >= 2 * plan->in_element_size;
+    return plan->kind != DML_PLAN_INDEXED &&
+        (dml_cpu_output_streams(bytes) || (widens && bytes >= DML_CPU_WIDENING_STREAM_MIN_BYTES)) &&
         output_is_dense(plan);
 }
 

@@ -41,18 +41,40 @@ static fill_values values_of(const dml_plan* p)
 #endif
 
 /* Bytes [0, bytes) of a contiguous row of one e-byte value: the value
- * replicated over 16 bytes (every e-aligned address starts an element, so
- * every 16-byte-aligned one starts the pattern), stored 16 bytes at a time,
- * the ends element by element. (Large outputs are streamed out by
+ * replicated over 64 bytes (every e-aligned address starts an element, so
+ * every 64-byte-aligned one starts the pattern), stored a line at a time
+ * with AVX-512 (a third of the time of 16-byte stores at 4 MiB: the
+ * stores were the loop's limit), 16 bytes at a time without, the ends
+ * element by element. (Large outputs are streamed out by
  * dml_cpu_run_split.) */
+#ifdef DML_CPU_AVX512
+DML_TARGET_AVX512 static void fill_lines_avx512(byte* out, uint64_t lines, const byte* line)
+{
+    const __m512i v = _mm512_loadu_si512((const void*)line);
+    for (uint64_t k = 0; k < lines; ++k)
+        _mm512_store_si512((void*)(out + 64 * k), v);
+}
+#endif
+
 static void fill_pattern(byte* out, uint64_t bytes, uint32_t e, uint64_t value)
 {
-    byte line[16];
-    for (uint32_t b = 0; b < 16; b += e)
+    byte line[64];
+    for (uint32_t b = 0; b < 64; b += e)
         memcpy(line + b, &value, e); /* little-endian: the element's bytes */
+#ifdef DML_CPU_AVX512
+    if (bytes >= 128 && have_avx512()) {
+        const uint64_t head = (64 - ((uintptr_t)out & 63)) & 63; /* a multiple of e: the pattern from an element */
+        memcpy(out, line, (size_t)head);
+        out += head, bytes -= head;
+        fill_lines_avx512(out, bytes / 64, line);
+        out += bytes / 64 * 64, bytes %= 64;
+        memcpy(out, line, (size_t)bytes);
+        return;
+    }
+#endif
     uint64_t head = (16 - ((uintptr_t)out & 15)) & 15;
     head = head < bytes ? head : bytes;
-    memcpy(out, line, (size_t)head); /* the pattern from an element's start: head is a multiple of e */
+    memcpy(out, line, (size_t)head);
     out += head, bytes -= head;
 #if defined(__SSE2__)
     const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)line);

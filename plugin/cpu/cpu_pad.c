@@ -6,6 +6,7 @@
 #include "core/pad_fold.h"
 #include "cpu_execute.h"
 
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* The input coordinate of output coordinate c on dimension d: folded where
  * the plan folds, -1 when CONSTANT puts it outside the input. */
@@ -16,7 +17,7 @@ static int64_t input_coordinate(const dml_plan* p, uint32_t d, uint64_t c)
 }
 
 /* Constant sizes, so that each copy is one move. */
-static inline void copy_element(unsigned char* to, const unsigned char* from, uint32_t e)
+ALWAYS_INLINE void copy_element(unsigned char* to, const unsigned char* from, uint32_t e)
 {
     switch (e) {
     case 1: memcpy(to, from, 1); break;
@@ -103,28 +104,125 @@ static void locate_row(const dml_plan* p, const uint64_t* c, pad_row* r)
     }
 }
 
-/* Flat output indices [begin, end), row segment by row segment. */
-static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+/* Rows whose innermost dimension is contiguous in both tensors and whose
+ * borders are narrow (an image padded by a few elements, the common case):
+ * every border element's input coordinate is the same in every row, so it
+ * is folded once per range, and each row is written with moves of a
+ * constant size around one memcpy (rows of 1 KiB of bytes, padded by 1:
+ * about half the time of the general loop above in cache). */
+#define NARROW_BORDER 8
+
+typedef struct narrow_rows {
+    uint64_t lo, hi; /* the interior: x in [lo, hi) reads input x + pad_origin */
+    int64_t origin;
+    int64_t fold[2 * NARROW_BORDER]; /* left x: fold[x]; right x: fold[lo + x - hi]; -1: the constant */
+} narrow_rows;
+
+/* Whether the plan's rows are narrow_rows, and if so their folds. */
+static bool narrow_rows_of(const dml_plan* p, narrow_rows* k)
+{
+    const uint32_t d = p->rank - 1;
+    if (p->in_strides[d] != 1 || p->out_strides[d] != 1)
+        return false;
+    const uint64_t n = p->sizes[d];
+    k->lo = 0, k->hi = n, k->origin = p->pad_origin[d];
+    if (p->pad_extent[d]) {
+        k->lo = clamp_u64(-p->pad_origin[d], 0, n);
+        k->hi = clamp_u64((int64_t)p->pad_extent[d] - p->pad_origin[d], k->lo, n);
+    }
+    if (k->lo > NARROW_BORDER || n - k->hi > NARROW_BORDER)
+        return false;
+    for (uint64_t x = 0; x < k->lo; ++x)
+        k->fold[x] = input_coordinate(p, d, x);
+    for (uint64_t x = k->hi; x < n; ++x)
+        k->fold[k->lo + x - k->hi] = input_coordinate(p, d, x);
+    return true;
+}
+
+/* Elements [x0, x1) of one narrow row of E-byte elements. */
+ALWAYS_INLINE void narrow_segment(const dml_plan* p, const narrow_rows* k, const pad_row* r, uint64_t x0,
+    uint64_t x1, uint32_t E)
+{
+    unsigned char* out = r->out + r->dst * (int64_t)E;
+    const unsigned char* fill = p->fill_start.bytes;
+    if (!r->row_in) {
+        for (uint64_t x = x0; x < x1; ++x)
+            copy_element(out + x * E, fill, E);
+        return;
+    }
+    const unsigned char* in = r->in + r->src * (int64_t)E;
+    uint64_t x = x0;
+    for (; x < x1 && x < k->lo; ++x)
+        copy_element(out + x * E, k->fold[x] < 0 ? fill : in + k->fold[x] * (int64_t)E, E);
+    const uint64_t b = x1 < k->hi ? x1 : k->hi;
+    if (x < b) {
+        memcpy(out + x * E, in + ((int64_t)x + k->origin) * (int64_t)E, (size_t)(b - x) * E);
+        x = b;
+    }
+    for (; x < x1; ++x) {
+        const int64_t j = k->fold[k->lo + x - k->hi];
+        copy_element(out + x * E, j < 0 ? fill : in + j * (int64_t)E, E);
+    }
+}
+
+/* The outer coordinates c of flat index begin's row, and its x. */
+static uint64_t row_start(const dml_plan* p, uint64_t begin, uint64_t* c)
 {
     const uint32_t inner = p->rank - 1;
-    const uint64_t n = p->sizes[inner];
-    uint64_t c[DML_PLAN_MAX_RANK], row = begin / n, x = begin % n;
+    uint64_t row = begin / p->sizes[inner];
     for (uint32_t d = inner; d-- > 0;) {
         c[d] = row % p->sizes[d];
         row /= p->sizes[d];
     }
+    return begin % p->sizes[inner];
+}
+
+static void next_row(const dml_plan* p, uint64_t* c)
+{
+    for (uint32_t d = p->rank - 1; d-- > 0;) {
+        if (++c[d] < p->sizes[d])
+            return;
+        c[d] = 0;
+    }
+}
+
+/* run_range's loop over narrow rows of E-byte elements. */
+ALWAYS_INLINE void run_narrow(const dml_plan* p, const dml_plan_args* args, const narrow_rows* k, uint64_t begin,
+    uint64_t end, uint32_t E)
+{
+    const uint64_t n = p->sizes[p->rank - 1];
+    uint64_t c[DML_PLAN_MAX_RANK], x = row_start(p, begin, c);
     pad_row r = { args->input, args->output, true, 0, 0 };
-    for (uint64_t at = begin; at < end;) {
+    for (uint64_t at = begin; at < end; x = 0) {
         locate_row(p, c, &r);
-        uint64_t stop = end - at < n - x ? x + (end - at) : n;
+        const uint64_t stop = end - at < n - x ? x + (end - at) : n;
+        narrow_segment(p, k, &r, x, stop, E);
+        at += stop - x;
+        next_row(p, c);
+    }
+}
+
+/* Flat output indices [begin, end), row segment by row segment. */
+static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    narrow_rows k;
+    if (narrow_rows_of(p, &k)) {
+        switch (p->element_size) {
+        case 1: run_narrow(p, args, &k, begin, end, 1); return;
+        case 2: run_narrow(p, args, &k, begin, end, 2); return;
+        case 4: run_narrow(p, args, &k, begin, end, 4); return;
+        default: run_narrow(p, args, &k, begin, end, 8); return;
+        }
+    }
+    const uint64_t n = p->sizes[p->rank - 1];
+    uint64_t c[DML_PLAN_MAX_RANK], x = row_start(p, begin, c);
+    pad_row r = { args->input, args->output, true, 0, 0 };
+    for (uint64_t at = begin; at < end; x = 0) {
+        locate_row(p, c, &r);
+        const uint64_t stop = end - at < n - x ? x + (end - at) : n;
         write_segment(p, &r, x, stop);
         at += stop - x;
-        x = 0;
-        for (uint32_t d = inner; d-- > 0;) { /* next row */
-            if (++c[d] < p->sizes[d])
-                break;
-            c[d] = 0;
-        }
+        next_row(p, c);
     }
 }
 
