@@ -162,6 +162,16 @@ static void stream_copy(byte* dst, const byte* src, size_t bytes)
 #define STREAM_FENCE() ((void)0)
 #endif
 
+void dml_cpu_stream_copy(unsigned char* dst, const unsigned char* src, size_t bytes)
+{
+    stream_copy(dst, src, bytes);
+}
+
+void dml_cpu_stream_fence(void)
+{
+    STREAM_FENCE();
+}
+
 /* dst[k * ds] = src[k * ss] for k < n (strides in elements of E bytes),
  * with ordinary stores except for contiguous copies of streamed outputs. */
 ALWAYS_INLINE void copy_row_cached(byte* dst, int64_t ds, const byte* src, int64_t ss, uint64_t n, size_t E)

@@ -7,6 +7,7 @@
 #ifndef DML_CPU_EXECUTE_H
 #define DML_CPU_EXECUTE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/plan.h"
@@ -25,6 +26,12 @@ uint64_t dml_cpu_stream_min_bytes(uint64_t bytes);
 /* Whether an output of this many bytes is written with non-temporal stores
  * (by every executor: rows, transposes and column blocks). */
 int dml_cpu_output_streams(uint64_t bytes);
+
+/* memcpy with non-temporal stores (16-byte ones, from dst's first 16-byte
+ * boundary), for outputs that stream: what other threads read only after
+ * dml_cpu_stream_fence on the writing thread. */
+void dml_cpu_stream_copy(unsigned char* dst, const unsigned char* src, size_t bytes);
+void dml_cpu_stream_fence(void);
 
 /* Executes flat output indices [begin, end) of the plan (end <= element_count).
  * Does nothing for an element size other than 1, 2, 4 or 8. */

@@ -35,7 +35,7 @@ static int64_t clamped_tuple(const dml_plan* p, const void* indices, int64_t at)
 
 /* SCATTER: whether every component of the tuple at `at` resolves into its
  * bound, and what the tuple then adds to the output offset. */
-static int resolved_tuple(const dml_plan* p, const void* indices, int64_t at, int64_t* offset)
+int dml_cpu_scatter_tuple(const dml_plan* p, const void* indices, int64_t at, int64_t* offset)
 {
     int64_t sum = 0;
     for (uint32_t k = 0; k < p->index_count; ++k, at += p->index_step) {
@@ -236,7 +236,7 @@ static void scatter_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     const byte* in = (const byte*)a->input + w->in * (int64_t)e;
     if (ls == 0 || p->index_count == 0) { /* one tuple for the row */
         int64_t extra;
-        if (!resolved_tuple(p, a->lengths, w->len, &extra))
+        if (!dml_cpu_scatter_tuple(p, a->lengths, w->len, &extra))
             return;
         const int64_t dst = w->out + extra;
         if (os == 1) { /* the row's part inside [lo, hi) */
@@ -257,7 +257,7 @@ static void scatter_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     } else {
         for (int64_t j = 0; j < n; ++j) {
             int64_t extra;
-            if (!resolved_tuple(p, a->lengths, w->len + j * ls, &extra))
+            if (!dml_cpu_scatter_tuple(p, a->lengths, w->len + j * ls, &extra))
                 continue;
             const int64_t target = w->out + j * os + extra;
             if (target >= lo && target < hi)
@@ -299,7 +299,7 @@ void dml_cpu_scatter_window(const dml_plan* plan, const dml_plan_args* args, int
 
 /* The output elements updates can reach (every coordinate and every
  * in-range index), inside the bound output: [*lo, *hi). */
-static void scatter_reach(const dml_plan* p, const dml_plan_args* a, int64_t* lo, int64_t* hi)
+void dml_cpu_scatter_reach(const dml_plan* p, const dml_plan_args* a, int64_t* lo, int64_t* hi)
 {
     __int128 first = p->out_offset, last = p->out_offset;
     for (uint32_t d = 0; d < p->rank; ++d) {
@@ -344,7 +344,7 @@ unsigned dml_cpu_scatter(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     const dml_plan_args* args)
 {
     scatter_split s = { plan, args, 0, 0, 0, 64 / plan->element_size, 1 };
-    scatter_reach(plan, args, &s.lo, &s.hi);
+    dml_cpu_scatter_reach(plan, args, &s.lo, &s.hi);
     if (s.lo >= s.hi)
         return 1;
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
