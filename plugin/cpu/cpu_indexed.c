@@ -137,7 +137,10 @@ static void prefetch_row(const dml_plan* p, const dml_plan_args* a, const dml_cp
 
 /* Contiguous rows, one tuple each: memcpy row by row, the sources
  * prefetched PREFETCH_ROWS ahead (a walk that wraps past the plan's last
- * row prefetches its first ones: still inside the input). */
+ * row prefetches its first ones: still inside the input). Outputs that
+ * stream take each row's whole lines with non-temporal stores straight from
+ * the source (not through cpu_execute.c's L1 staging, which costs a copy):
+ * the output is only written, so reading its lines first would be wasted. */
 static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end)
 {
     const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, rows = p->element_count / n;
@@ -145,6 +148,7 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
     dml_cpu_row_walk_init(&w, p, begin / n);
     dml_cpu_row_walk_init(&ahead, p, (begin / n + PREFETCH_ROWS) % rows);
     const int prefetch = rows > PREFETCH_ROWS && a->input_bytes >= PREFETCH_MIN_INPUT;
+    const int stream = n * e >= 64 && dml_cpu_output_streams(p->element_count * e);
     uint64_t j = begin % n;
     while (begin < end) {
         const uint64_t j1 = n - j < end - begin ? n : j + (end - begin);
@@ -153,12 +157,17 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
             dml_cpu_row_walk_next(&ahead, p);
         }
         const int64_t src = w.in + (int64_t)j + clamped_tuple(p, a->lengths, w.len);
-        memcpy((byte*)a->output + (w.out + (int64_t)j) * (int64_t)e, (const byte*)a->input + src * (int64_t)e,
-            (j1 - j) * e);
+        byte* dst = (byte*)a->output + (w.out + (int64_t)j) * (int64_t)e;
+        if (stream)
+            dml_cpu_stream_copy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
+        else
+            memcpy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
         begin += j1 - j;
         j = 0;
         dml_cpu_row_walk_next(&w, p);
     }
+    if (stream) /* non-temporal stores are visible to other threads after the fence */
+        dml_cpu_stream_fence();
 }
 
 void dml_cpu_indexed_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
