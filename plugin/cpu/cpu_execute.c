@@ -164,7 +164,8 @@ static void stream_copy(byte* dst, const byte* src, size_t bytes)
 
 void dml_cpu_stream_copy(unsigned char* dst, const unsigned char* src, size_t bytes)
 {
-    stream_copy(dst, src, bytes);
+    if (dml_cpu_stream_copy_avx512(dst, src, bytes) != bytes)
+        stream_copy(dst, src, bytes);
 }
 
 void dml_cpu_stream_fence(void)

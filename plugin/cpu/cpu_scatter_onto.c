@@ -8,6 +8,13 @@
 
 typedef unsigned char byte;
 
+static uint64_t min_cell_bytes = DML_CPU_ONTO_MIN_CELL_BYTES;
+
+uint64_t dml_cpu_onto_min_cell_bytes(uint64_t bytes)
+{
+    return __atomic_exchange_n(&min_cell_bytes, bytes, __ATOMIC_RELAXED);
+}
+
 /* The cells, as the tasks share them. */
 typedef struct onto_layout {
     const dml_plan* scatter;
@@ -91,7 +98,7 @@ static int layout_of(const dml_plan* copy, const dml_plan_args* ca, const dml_pl
         !inside(copy->in_offset, count, E, ca->input_bytes))
         return 0;
     const uint64_t n = s->sizes[s->rank - 1], rows = s->element_count / n;
-    if (count % n != 0 || !on_grid(s, copy->out_offset, n) || !reach_inside(s, copy->out_offset, count))
+    if (n * E < __atomic_load_n(&min_cell_bytes, __ATOMIC_RELAXED) || count % n != 0 || !on_grid(s, copy->out_offset, n) || !reach_inside(s, copy->out_offset, count))
         return 0;
     byte* out = (byte*)ca->output + copy->out_offset * (int64_t)E;
     if (!disjoint(out, count * E, ca->input, ca->input_bytes) || !disjoint(out, count * E, sa->input, sa->input_bytes) ||

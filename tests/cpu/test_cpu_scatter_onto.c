@@ -354,6 +354,7 @@ END_TEST
 
 int main(void)
 {
+    dml_cpu_onto_min_cell_bytes(1); /* every cell size takes the one pass */
     Suite* s = suite_create("cpu_scatter_onto");
     TCase* tc = tcase_create("onto");
     tcase_set_timeout(tc, 60);
