@@ -222,6 +222,13 @@ static DML_RESULT cpu_buffer_alloc(void* device_state, uint64_t size, void** mem
     if (size >= CPU_BUFFER_MMAP_MIN) {
         void* map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         block = map == MAP_FAILED ? NULL : map;
+#ifdef MADV_HUGEPAGE
+        /* Huge pages where the kernel gives them (a hint, as numpy's arrays
+         * ask): a data-dependent gather or scatter touching rows all over a
+         * large buffer otherwise misses the TLB on nearly every row. */
+        if (block)
+            madvise(block, total, MADV_HUGEPAGE);
+#endif
         mapped = total;
     } else {
         void* p = NULL;
