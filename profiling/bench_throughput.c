@@ -105,8 +105,8 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     const int on_cuda = on_cuda_backend(o->backend);
     unsigned char *src = NULL, *dst = NULL;
     if (!on_cuda) {
-        src = malloc(copy_bytes);
-        dst = malloc(copy_bytes);
+        src = copy_buffer_alloc(copy_bytes);
+        dst = copy_buffer_alloc(copy_bytes);
         if (src && dst) {
             memset(src, 1, copy_bytes);
             memset(dst, 2, copy_bytes);
@@ -204,8 +204,8 @@ static void print_machine(DMLDevice device, copy_pool* pool, int csv)
     info.Size = sizeof info;
     dmlDeviceGetAdapterInfo(device, &info);
     const uint64_t bytes = 64u << 20;
-    unsigned char* src = malloc(bytes);
-    unsigned char* dst = malloc(bytes);
+    unsigned char* src = copy_buffer_alloc(bytes);
+    unsigned char* dst = copy_buffer_alloc(bytes);
     if (!src || !dst) {
         free(src);
         free(dst);

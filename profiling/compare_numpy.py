@@ -4,6 +4,7 @@ the same run as dmlbench (which it runs with --csv), and the ratio of
 throughputs dmlbench/numpy (> 1: dml is faster).
 
   profiling/compare_numpy.py [--dmlbench build/bin/dmlbench] [--size 64M] [--repetitions 7]
+                             [--case gather_rows_256,...] [--type-size 1,8]
   profiling/compare_numpy.py --cpu-table      # the CPU table of profiling/README.md
 
 Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
@@ -166,11 +167,15 @@ def main():
     ap.add_argument("--size", default="64M")
     ap.add_argument("--repetitions", type=int, default=7)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--case", help="dmlbench's --case: the cases to run, comma-separated (default: all)")
+    ap.add_argument("--type-size", help="dmlbench's --type-size: element sizes, comma-separated (default: all)")
     ap.add_argument("--cpu-table", action="store_true",
                     help="dmlbench --cpu-table: 256K, 4M, 64M on 1..N threads, every case and element size")
     a = ap.parse_args()
     command = [a.dmlbench, "--backend", "cpu", "--csv", "--repetitions", str(a.repetitions), "--warmup", str(a.warmup)]
     command += ["--cpu-table"] if a.cpu_table else ["--size", a.size]
+    command += ["--case", a.case] if a.case else []
+    command += ["--type-size", a.type_size] if a.type_size else []
     text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     lines = text.splitlines()
     for line in lines:

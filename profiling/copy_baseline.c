@@ -11,9 +11,22 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* ---- on the CPU: memcpy split over a pool of threads ---- */
+
+void* copy_buffer_alloc(uint64_t bytes)
+{
+    const uint64_t huge = (uint64_t)2 << 20;
+    if (bytes < huge)
+        return malloc(bytes ? bytes : 1);
+    const uint64_t rounded = (bytes + huge - 1) / huge * huge;
+    void* p = rounded >= bytes ? aligned_alloc(huge, rounded) : NULL;
+    if (p)
+        madvise(p, rounded, MADV_HUGEPAGE); /* a hint: ordinary pages without it */
+    return p;
+}
 
 static void copy_share(copy_pool* p, unsigned index)
 {

@@ -127,6 +127,11 @@ void copy_pool_stop(copy_pool* p);
 /* memcpy of `bytes` split over `threads` of the pool's threads. */
 void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads);
 
+/* Memory for the copy baseline, on huge pages where the kernel gives them
+ * (the CPU backend asks the same for its buffers, cpu_backend.c): the copy
+ * and the operator then pay the same for their pages. Freed with free(). */
+void* copy_buffer_alloc(uint64_t bytes);
+
 #ifdef DML_BENCH_CUDA
 /* Median milliseconds of a device-to-device copy of `bytes`, or -1 when
  * libcudart or a GPU is missing. */

@@ -19,6 +19,7 @@
 #include "cpu_pad.h"
 #include "cpu_fill.h"
 #include "cpu_indexed.h"
+#include "cpu_scatter_onto.h"
 #include "cpu_select.h"
 #include "cpu_scale_bias.h"
 #include "cpu_pool.h"
@@ -221,6 +222,13 @@ static DML_RESULT cpu_buffer_alloc(void* device_state, uint64_t size, void** mem
     if (size >= CPU_BUFFER_MMAP_MIN) {
         void* map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         block = map == MAP_FAILED ? NULL : map;
+#ifdef MADV_HUGEPAGE
+        /* Huge pages where the kernel gives them (a hint, as numpy's arrays
+         * ask): a data-dependent gather or scatter touching rows all over a
+         * large buffer otherwise misses the TLB on nearly every row. */
+        if (block)
+            madvise(block, total, MADV_HUGEPAGE);
+#endif
         mapped = total;
     } else {
         void* p = NULL;
@@ -293,15 +301,12 @@ static DML_RESULT cpu_queue_synchronize(void* queue_state)
     return DML_S_OK;
 }
 
-static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
-    const dml_plan_args* args)
+/* The core builds valid plans of the kinds declared below; this only keeps
+ * a bad one from running wild. */
+static int malformed(const dml_plan* plan)
 {
-    (void)compiled_state; /* the CPU executor needs nothing beyond the plan */
-    cpu_queue* queue = queue_state;
-    /* The core builds valid plans of the kinds declared below; this only keeps
-     * a bad one from running wild. */
     const uint32_t e = plan->element_size;
-    if (plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
+    return plan->rank < 1 || plan->rank > DML_PLAN_MAX_RANK || (e != 1 && e != 2 && e != 4 && e != 8)
         || (plan->kind == DML_PLAN_SCALE_BIAS && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT32
             && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT16 && plan->data_type != DML_TENSOR_DATA_TYPE_FLOAT64)
         || (plan->kind == DML_PLAN_PAD && plan->pad_mode > 3)
@@ -313,7 +318,16 @@ static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, con
                 || (plan->lengths_element_size != 4 && plan->lengths_element_size != 8)))
         || ((plan->kind == DML_PLAN_INDEXED || plan->kind == DML_PLAN_SCATTER) && !dml_cpu_indexed_supports(plan))
         || (plan->kind == DML_PLAN_ONE_HOT && !dml_cpu_one_hot_supports(plan))
-        || (plan->kind == DML_PLAN_SELECT && plan->lengths_element_size != 1))
+        || (plan->kind == DML_PLAN_SELECT && plan->lengths_element_size != 1);
+}
+
+static DML_RESULT cpu_queue_execute(void* queue_state, const dml_plan* plan, const void* compiled_state,
+    const dml_plan_args* args)
+{
+    (void)compiled_state; /* the CPU executor needs nothing beyond the plan */
+    cpu_queue* queue = queue_state;
+    const uint32_t e = plan->element_size;
+    if (malformed(plan))
         return dml_set_error(DML_E_INVALIDARG, "cpu: malformed execution plan (kind %u, rank %u, element size %u)",
             plan->kind, plan->rank, e);
     if (DML_FAULT(execute))
@@ -367,6 +381,26 @@ static DML_RESULT cpu_queue_execute_group(void* queue_state, const dml_plan* con
     return DML_S_OK;
 }
 
+/* A scatter's copy and updates in one pass over the output where
+ * cpu_scatter_onto.h applies; else one after the other. */
+static DML_RESULT cpu_queue_execute_ordered_pair(void* queue_state, const dml_plan* const* plans,
+    const void* const* compiled_states, const dml_plan_args* args)
+{
+    int onto = !malformed(plans[0]) && !malformed(plans[1]) &&
+        dml_cpu_scatter_onto_applies(plans[0], &args[0], plans[1], &args[1]);
+#ifdef DML_FAULT_INJECTION
+    onto = 0; /* every plan stays one injection point */
+#endif
+    if (!onto) {
+        DML_RESULT r = cpu_queue_execute(queue_state, plans[0], compiled_states[0], &args[0]);
+        return r < 0 ? r : cpu_queue_execute(queue_state, plans[1], compiled_states[1], &args[1]);
+    }
+    cpu_device* device = ((cpu_queue*)queue_state)->device;
+    dml_cpu_scatter_onto(device->pool, &device->cost, atomic_load(&device->thread_limit), plans[0], &args[0],
+        plans[1], &args[1]);
+    return DML_S_OK;
+}
+
 const dml_backend dml_cpu_backend = {
     .name = "cpu",
     .plan_kinds = DML_PLAN_KIND_BIT(DML_PLAN_GATHER) | DML_PLAN_KIND_BIT(DML_PLAN_REVERSE_SUBSEQUENCES) |
@@ -386,5 +420,6 @@ const dml_backend dml_cpu_backend = {
     .queue_synchronize = cpu_queue_synchronize,
     .queue_execute = cpu_queue_execute,
     .queue_execute_group = cpu_queue_execute_group,
+    .queue_execute_ordered_pair = cpu_queue_execute_ordered_pair,
     .set_thread_limit = cpu_set_thread_limit,
 };

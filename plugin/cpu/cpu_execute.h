@@ -7,6 +7,7 @@
 #ifndef DML_CPU_EXECUTE_H
 #define DML_CPU_EXECUTE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/plan.h"
@@ -32,6 +33,14 @@ int dml_cpu_output_streams(uint64_t bytes);
  * casts and PADDING between 0.91x and 1.04x, 4-byte PADDING once 1.3x:
  * they keep the threshold above, as FILL does). */
 #define DML_CPU_WIDENING_STREAM_MIN_BYTES ((uint64_t)16 << 20)
+
+/* memcpy with non-temporal stores for outputs that stream (64-byte ones on
+ * dst's whole lines with AVX-512, else 16-byte ones from its first 16-byte
+ * boundary: a gather's random rows of 256 bytes streamed 16 bytes at a time
+ * ran slower than with memcpy, 64 at a time faster): what other threads
+ * read only after dml_cpu_stream_fence on the writing thread. */
+void dml_cpu_stream_copy(unsigned char* dst, const unsigned char* src, size_t bytes);
+void dml_cpu_stream_fence(void);
 
 /* Executes flat output indices [begin, end) of the plan (end <= element_count).
  * Does nothing for an element size other than 1, 2, 4 or 8. */

@@ -35,7 +35,7 @@ static int64_t clamped_tuple(const dml_plan* p, const void* indices, int64_t at)
 
 /* SCATTER: whether every component of the tuple at `at` resolves into its
  * bound, and what the tuple then adds to the output offset. */
-static int resolved_tuple(const dml_plan* p, const void* indices, int64_t at, int64_t* offset)
+int dml_cpu_scatter_tuple(const dml_plan* p, const void* indices, int64_t at, int64_t* offset)
 {
     int64_t sum = 0;
     for (uint32_t k = 0; k < p->index_count; ++k, at += p->index_step) {
@@ -127,6 +127,10 @@ static void indexed_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
 #define PREFETCH_ROWS 8
 #define PREFETCH_BYTES 2048
 #define PREFETCH_MIN_INPUT ((uint64_t)8 << 20) /* below, the table is likely in cache: prefetching only costs */
+/* Rows of fewer bytes keep ordinary stores: 256-byte rows streamed ran
+ * slower than stored (64 MiB on the 2-core VM, one thread, 27-52 against
+ * 14-28 ms), 1 KiB rows as fast or faster (17-22 against 17-21 ms). */
+#define STREAM_ROW_MIN_BYTES 1024u
 
 static void prefetch_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu_row_walk* w, uint64_t row_bytes)
 {
@@ -137,7 +141,10 @@ static void prefetch_row(const dml_plan* p, const dml_plan_args* a, const dml_cp
 
 /* Contiguous rows, one tuple each: memcpy row by row, the sources
  * prefetched PREFETCH_ROWS ahead (a walk that wraps past the plan's last
- * row prefetches its first ones: still inside the input). */
+ * row prefetches its first ones: still inside the input). Outputs that
+ * stream take each row's whole lines with non-temporal stores straight from
+ * the source (not through cpu_execute.c's L1 staging, which costs a copy):
+ * the output is only written, so reading its lines first would be wasted. */
 static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end)
 {
     const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, rows = p->element_count / n;
@@ -145,6 +152,7 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
     dml_cpu_row_walk_init(&w, p, begin / n);
     dml_cpu_row_walk_init(&ahead, p, (begin / n + PREFETCH_ROWS) % rows);
     const int prefetch = rows > PREFETCH_ROWS && a->input_bytes >= PREFETCH_MIN_INPUT;
+    const int stream = n * e >= STREAM_ROW_MIN_BYTES && dml_cpu_output_streams(p->element_count * e);
     uint64_t j = begin % n;
     while (begin < end) {
         const uint64_t j1 = n - j < end - begin ? n : j + (end - begin);
@@ -153,12 +161,17 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
             dml_cpu_row_walk_next(&ahead, p);
         }
         const int64_t src = w.in + (int64_t)j + clamped_tuple(p, a->lengths, w.len);
-        memcpy((byte*)a->output + (w.out + (int64_t)j) * (int64_t)e, (const byte*)a->input + src * (int64_t)e,
-            (j1 - j) * e);
+        byte* dst = (byte*)a->output + (w.out + (int64_t)j) * (int64_t)e;
+        if (stream)
+            dml_cpu_stream_copy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
+        else
+            memcpy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
         begin += j1 - j;
         j = 0;
         dml_cpu_row_walk_next(&w, p);
     }
+    if (stream) /* non-temporal stores are visible to other threads after the fence */
+        dml_cpu_stream_fence();
 }
 
 void dml_cpu_indexed_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
@@ -236,7 +249,7 @@ static void scatter_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     const byte* in = (const byte*)a->input + w->in * (int64_t)e;
     if (ls == 0 || p->index_count == 0) { /* one tuple for the row */
         int64_t extra;
-        if (!resolved_tuple(p, a->lengths, w->len, &extra))
+        if (!dml_cpu_scatter_tuple(p, a->lengths, w->len, &extra))
             return;
         const int64_t dst = w->out + extra;
         if (os == 1) { /* the row's part inside [lo, hi) */
@@ -257,7 +270,7 @@ static void scatter_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
     } else {
         for (int64_t j = 0; j < n; ++j) {
             int64_t extra;
-            if (!resolved_tuple(p, a->lengths, w->len + j * ls, &extra))
+            if (!dml_cpu_scatter_tuple(p, a->lengths, w->len + j * ls, &extra))
                 continue;
             const int64_t target = w->out + j * os + extra;
             if (target >= lo && target < hi)
@@ -299,7 +312,7 @@ void dml_cpu_scatter_window(const dml_plan* plan, const dml_plan_args* args, int
 
 /* The output elements updates can reach (every coordinate and every
  * in-range index), inside the bound output: [*lo, *hi). */
-static void scatter_reach(const dml_plan* p, const dml_plan_args* a, int64_t* lo, int64_t* hi)
+void dml_cpu_scatter_reach(const dml_plan* p, const dml_plan_args* a, int64_t* lo, int64_t* hi)
 {
     __int128 first = p->out_offset, last = p->out_offset;
     for (uint32_t d = 0; d < p->rank; ++d) {
@@ -344,7 +357,7 @@ unsigned dml_cpu_scatter(cpu_pool* pool, const dml_cpu_cost_model* model, unsign
     const dml_plan_args* args)
 {
     scatter_split s = { plan, args, 0, 0, 0, 64 / plan->element_size, 1 };
-    scatter_reach(plan, args, &s.lo, &s.hi);
+    dml_cpu_scatter_reach(plan, args, &s.lo, &s.hi);
     if (s.lo >= s.hi)
         return 1;
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;

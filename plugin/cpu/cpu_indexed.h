@@ -44,6 +44,14 @@ void dml_cpu_indexed_range(const dml_plan* plan, const dml_plan_args* args, uint
 unsigned dml_cpu_indexed(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args);
 
+/* SCATTER: whether every component of the tuple at index element `at`
+ * resolves into its bound, and what the tuple then adds to the output offset. */
+int dml_cpu_scatter_tuple(const dml_plan* plan, const void* indices, int64_t at, int64_t* offset);
+
+/* SCATTER: the output elements the updates can reach (every coordinate and
+ * every in-range index), inside the bound output: [*lo, *hi). */
+void dml_cpu_scatter_reach(const dml_plan* plan, const dml_plan_args* args, int64_t* lo, int64_t* hi);
+
 /* SCATTER: the updates whose targets lie in output elements [lo, hi), in order. */
 void dml_cpu_scatter_window(const dml_plan* plan, const dml_plan_args* args, int64_t lo, int64_t hi);
 

@@ -56,6 +56,27 @@ static inline void dml_cpu_row_walk_next(dml_cpu_row_walk* w, const dml_plan* p)
     }
 }
 
+/* The previous row (the inverse of dml_cpu_row_walk_next). */
+static inline void dml_cpu_row_walk_prev(dml_cpu_row_walk* w, const dml_plan* p)
+{
+    for (uint32_t d = p->rank - 1; d-- > 0;) {
+        if (w->c[d] > 0) {
+            --w->c[d];
+            w->in -= p->in_strides[d];
+            w->out -= p->out_strides[d];
+            w->len -= p->len_strides[d];
+            w->in2 -= p->in2_strides[d];
+            return;
+        }
+        const int64_t last = (int64_t)p->sizes[d] - 1;
+        w->in += last * p->in_strides[d];
+        w->out += last * p->out_strides[d];
+        w->len += last * p->len_strides[d];
+        w->in2 += last * p->in2_strides[d];
+        w->c[d] = (uint64_t)last;
+    }
+}
+
 /* A row executor: elements [j0, j1) of the walk's row. */
 typedef void (*dml_cpu_row_fn)(const dml_plan* p, const dml_plan_args* args, const dml_cpu_row_walk* w, uint64_t j0,
     uint64_t j1);

@@ -6,6 +6,9 @@
  * VBMI; vpermw, vpermd, vpermq and their two-source forms otherwise).
  */
 #include "cpu_rows_avx512.h"
+
+#include <string.h>
+
 #include "cpu_simd.h"
 
 #ifdef DML_CPU_AVX512
@@ -328,6 +331,29 @@ DML_TARGET_AVX512_VBMI static uint64_t stride2_bytes_vbmi(byte* dst, const byte*
     return stride2_row_vbmi(dst, src, n, 1, backward);
 }
 
+/* The whole 64-byte lines of dst's span, one 64-byte stream each. */
+DML_TARGET_AVX512 static void stream_lines(byte* dst, const byte* src, uint64_t lines)
+{
+    for (uint64_t k = 0; k < lines; ++k)
+        _mm512_stream_si512((void*)(dst + 64 * k), _mm512_loadu_si512(src + 64 * k));
+}
+
+uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes)
+{
+    if (!have_avx512())
+        return 0;
+    const uint64_t head = (64 - ((uintptr_t)dst & 63)) & 63;
+    if (head >= bytes) {
+        memcpy(dst, src, bytes);
+        return bytes;
+    }
+    const uint64_t lines = (bytes - head) / 64, tail = head + lines * 64;
+    memcpy(dst, src, head);
+    stream_lines(dst + head, src + head, lines);
+    memcpy(dst + tail, src + tail, bytes - tail);
+    return bytes;
+}
+
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
 {
     if (!have_avx512())
@@ -356,6 +382,12 @@ uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src
 }
 
 #else
+
+uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return 0;
+}
 
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
 {

@@ -29,4 +29,10 @@ uint64_t dml_cpu_reverse_row_stream_avx512(unsigned char* dst, const unsigned ch
 uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E,
     int backward);
 
+/* memcpy whose whole 64-byte lines of dst are written with 64-byte
+ * non-temporal stores (the caller fences), the partial lines at its ends
+ * with ordinary ones. Returns bytes, or 0 (nothing written) where the
+ * level in use lacks AVX-512. */
+uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes);
+
 #endif /* DML_CPU_ROWS_AVX512_H */

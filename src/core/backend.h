@@ -71,6 +71,14 @@ typedef struct dml_backend {
     DML_RESULT (*queue_execute_group)(void* queue_state, const dml_plan* const* plans,
         const void* const* compiled_states, const dml_plan_args* args, uint32_t count);
 
+    /* Optional (NULL: queue_execute each): enqueues two plans of one
+     * operator that run in this order, the second after the first has
+     * finished (dml_op_step.ordered: a scatter's copy of its input to its
+     * output, then its updates), so that a backend may do both in one pass
+     * over the output. Same rules as queue_execute. */
+    DML_RESULT (*queue_execute_ordered_pair)(void* queue_state, const dml_plan* const* plans,
+        const void* const* compiled_states, const dml_plan_args* args);
+
     /* Optional (NULL: the backend uses no host threads for dispatches, the
      * call gives DML_E_NOTIMPL): caps the threads one device's dispatches
      * use, the caller included; max_threads 0 changes nothing. Stores the

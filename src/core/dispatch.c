@@ -86,6 +86,33 @@ static bool copies_onto_itself(const dml_plan* plan, const dml_plan_args* args)
         memcmp(plan->in_strides, plan->out_strides, sizeof plan->in_strides) == 0;
 }
 
+/* The pointers and sizes step binds to its plan. */
+static dml_plan_args bind_step(const dml_compiled* compiled, const dml_binding_table* table, const dml_step* step)
+{
+    dml_plan_args args;
+    args.input = resolve(compiled, table, step->input, &args.input_bytes);
+    args.lengths = resolve(compiled, table, step->lengths, &args.lengths_bytes);
+    args.output = (void*)resolve(compiled, table, step->output, &args.output_bytes);
+    args.input2 = resolve(compiled, table, step->input2, &args.input2_bytes);
+    return args;
+}
+
+/* Step k and the step after it, which runs after it (a scatter's copy and
+ * updates), through the backend's queue_execute_ordered_pair; the updates
+ * alone when the copy copies onto itself. */
+static DML_RESULT execute_ordered_pair(dml_queue* queue, const dml_compiled* compiled,
+    const dml_binding_table* table, uint32_t k)
+{
+    const dml_backend* backend = queue->base.device->backend;
+    const dml_plan* plans[2] = { &compiled->steps[k].plan, &compiled->steps[k + 1].plan };
+    const void* states[2] = { compiled->steps[k].backend_state, compiled->steps[k + 1].backend_state };
+    const dml_plan_args args[2] = { bind_step(compiled, table, &compiled->steps[k]),
+        bind_step(compiled, table, &compiled->steps[k + 1]) };
+    if (copies_onto_itself(plans[0], &args[0]))
+        return backend->queue_execute(queue->state, plans[1], states[1], &args[1]);
+    return backend->queue_execute_ordered_pair(queue->state, plans, states, args);
+}
+
 /* Runs the steps in order; everything they need is checked before the first runs. */
 static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compiled, const dml_binding_table* table,
     const char* call)
@@ -108,6 +135,14 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
     }
     const dml_backend* backend = device->backend;
     for (uint32_t k = 0; k < compiled->step_count;) {
+        if (backend->queue_execute_ordered_pair && k + 1 < compiled->step_count &&
+            compiled->steps[k + 1].after_previous) {
+            DML_RESULT r = execute_ordered_pair(queue, compiled, table, k);
+            if (r < 0)
+                return dml_device_remove(device, r);
+            k += 2;
+            continue;
+        }
         /* The run of steps marked with_previous after step k (up to the
          * backend's group size) goes as one group when the backend takes
          * groups; else each alone. */
@@ -123,10 +158,7 @@ static DML_RESULT execute_compiled(dml_queue* queue, const dml_compiled* compile
             const dml_step* step = &compiled->steps[k + g];
             plans[run] = &step->plan;
             states[run] = step->backend_state;
-            args[run].input = resolve(compiled, table, step->input, &args[run].input_bytes);
-            args[run].lengths = resolve(compiled, table, step->lengths, &args[run].lengths_bytes);
-            args[run].output = (void*)resolve(compiled, table, step->output, &args[run].output_bytes);
-            args[run].input2 = resolve(compiled, table, step->input2, &args[run].input2_bytes);
+            args[run] = bind_step(compiled, table, step);
             run += !copies_onto_itself(plans[run], &args[run]);
         }
         DML_RESULT r = run > 1 ? backend->queue_execute_group(queue->state, plans, states, args, run)

@@ -512,7 +512,8 @@ static uint64_t copy_steps(const node* n, uint32_t output, dml_source target, dm
         if (p->output != output)
             continue;
         if (step)
-            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target, !p->ordered, p->input2 };
+            step[copied] = (dml_step){ p->plan, NULL, p->input, p->lengths, target, !p->ordered, p->input2,
+                p->ordered && copied > 0 };
         copied++;
     }
     return copied;

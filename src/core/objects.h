@@ -88,6 +88,9 @@ typedef struct dml_step {
      * may run them as one unit (dml_backend.queue_execute_group). */
     bool with_previous;
     dml_source input2; /* SELECT, ONE_HOT */
+    /* Emitted for the same graph node and output as the previous step, and
+     * runs after it (dml_op_step.ordered; dml_backend.queue_execute_ordered_pair). */
+    bool after_previous;
 } dml_step;
 
 /* A compiled operator (a one-node graph) or a compiled graph: binding slots

@@ -12,6 +12,7 @@
  *     the updates wins, exactly; elsewhere the element is one of its
  *     candidates (data-movement.md: unspecified);
  *   - in place: input and output bound to one range (as if copied first);
+ *   - SCATTER_ND of rows of 1 KiB and more, packed: the CPU's one pass;
  *   - examples stated by hand; a SCATTER feeding a transpose in a graph;
  *   - one failing case per validation rule.
  *
@@ -194,13 +195,14 @@ static int check_scatter(const uint8_t* got, const uint8_t* want, const ix_opera
     return same;
 }
 
-static void run_case(rng* r, const scase* c, unsigned hostile)
+/* layouts: IX_STRIDED | IX_BROADCAST (random), or IX_PACKED | IX_EXACT. */
+static void run_case_in(rng* r, const scase* c, unsigned hostile, unsigned layouts)
 {
     ix_operand in, idx, upd, out;
-    ix_operand_make(r, &in, c->type, c->rank, c->in_sizes, IX_STRIDED | IX_BROADCAST);
-    ix_operand_make(r, &idx, c->index_type, c->rank, c->idx_sizes, IX_STRIDED | IX_BROADCAST);
-    ix_operand_make(r, &upd, c->type, c->rank, c->upd_sizes, IX_STRIDED | IX_BROADCAST);
-    ix_operand_make(r, &out, c->type, c->rank, c->in_sizes, IX_STRIDED);
+    ix_operand_make(r, &in, c->type, c->rank, c->in_sizes, layouts);
+    ix_operand_make(r, &idx, c->index_type, c->rank, c->idx_sizes, layouts);
+    ix_operand_make(r, &upd, c->type, c->rank, c->upd_sizes, layouts);
+    ix_operand_make(r, &out, c->type, c->rank, c->in_sizes, layouts & ~(unsigned)IX_BROADCAST);
     uint64_t n_by_last[8] = { 0 }, n = 0;
     if (c->kind == K_ELEMENTS)
         n = c->in_sizes[c->axis];
@@ -233,6 +235,11 @@ static void run_case(rng* r, const scase* c, unsigned hostile)
     ix_operand_free(&idx);
     ix_operand_free(&upd);
     ix_operand_free(&out);
+}
+
+static void run_case(rng* r, const scase* c, unsigned hostile)
+{
+    run_case_in(r, c, hostile, IX_STRIDED | IX_BROADCAST);
 }
 
 static void report(const char* test)
@@ -285,6 +292,34 @@ START_TEST(scatter_duplicates)
             run_case(&r, &c, 5);
         }
     report("scatter_duplicates");
+}
+END_TEST
+
+/* SCATTER_ND of rows of 1 KiB and more, packed tensors in exact-size
+ * ranges: the CPU backend's one pass over the output (cpu_scatter_onto.c),
+ * up to three times as many updates as rows (the last wins), some dropped. */
+START_TEST(scatter_nd_rows_one_pass)
+{
+    rng r = { ix_seed(0x5CA781ull) };
+    g_ran = g_skipped = g_duplicates = 0;
+    static const DML_TENSOR_DATA_TYPE types[] = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_FLOAT64 };
+    for (uint32_t k = 0; k < (ix_quick() ? 4u : 8u); ++k) {
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.kind = K_ND;
+        c.rank = 2;
+        c.type = types[k % 4];
+        c.index_type = IX_INDEX_TYPES[(k + k / 4) % 4];
+        c.input_dims = c.indices_dims = 2;
+        const uint32_t width = (1024 + (uint32_t)ix_below(&r, 3) * 1024) / (1u << (k % 4));
+        c.in_sizes[0] = 1 + (uint32_t)ix_below(&r, 24), c.in_sizes[1] = width;
+        c.idx_sizes[0] = c.upd_sizes[0] = 1 + (uint32_t)ix_below(&r, 3 * c.in_sizes[0]);
+        c.idx_sizes[1] = 1;
+        c.upd_sizes[1] = width;
+        run_case_in(&r, &c, 8, IX_PACKED | IX_EXACT);
+    }
+    report("scatter_nd_rows_one_pass");
 }
 END_TEST
 
@@ -641,6 +676,7 @@ static Suite* scatter_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_loop_test(t, scatter_random, 0, K_COUNT);
     tcase_add_test(t, scatter_duplicates);
+    tcase_add_test(t, scatter_nd_rows_one_pass);
     tcase_add_test(t, scatter_in_place);
     tcase_add_test(t, scatter_examples);
     tcase_add_test(t, scatter_feeding_a_transpose_in_a_graph);
