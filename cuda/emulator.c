@@ -20,6 +20,7 @@
 #include "scale_bias_thread.h"
 #include "tile_staged.h"
 #include "group_join.h"
+#include "group_split.h"
 #include "group_thread.h"
 
 /* Per emulating thread, so that several host threads may emulate at once. */
@@ -184,6 +185,8 @@ static void run_thread(emulation* e, uint64_t block, uint32_t thread)
     if (e->group && e->group->params.row_join)
         dml_join_thread(e->group->params.part, e->group->params.parts, &l->params, block, thread, l->grid, l->block,
             l->element_size, l->wide);
+    else if (e->group && e->group->params.row_split)
+        dml_split_thread(e->group_part, block, thread, l->grid, l->block, l->element_size, l->wide);
     else
         dml_gather_thread(&l->params, block, thread, l->grid, l->block, l->element_size, l->mode, l->wide,
             l->reverse, l->outer_rank);
@@ -559,6 +562,7 @@ static void emulate_group(emulation* e, const dml_cuda_group_launch* g, dml_cuda
         if (n != current) {
             group_part_view(g, n, view);
             e->launch = view;
+            e->group_part = &g->params.part[n];
             current = n;
         }
         emulate_kernel_block(e, stats, block - g->params.part[n].first_block);

@@ -87,6 +87,7 @@ typedef struct emulation {
      * loads switch to the part they read (dml_emulator_part). */
     const dml_cuda_group_launch* group;
     dml_cuda_launch* group_view;
+    const dml_group_part* group_part; /* the part whose block runs (row_split: its flat row) */
     int result;
     jmp_buf violation;
 } emulation;

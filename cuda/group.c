@@ -132,6 +132,71 @@ static int try_row_join(dml_cuda_group_launch* g, const dml_cuda_limits* limits)
     return 1;
 }
 
+/* Whether a part's output is packed: its rows follow each other, so that
+ * the output is one flat range of rows x row_length elements. */
+static int packed_output(const dml_gather_params* q)
+{
+    int64_t stride = (int64_t)q->row_length;
+    for (uint32_t d = q->outer_rank; d-- > 0;) {
+        if (q->out_strides[d] != stride && q->outer_sizes[d] > 1)
+            return 0;
+        stride *= (int64_t)q->outer_sizes[d]; /* <= the part's elements */
+    }
+    return 1;
+}
+
+/* Whether the parts are a SPLIT along the rows of one input whose part rows
+ * are not whole vectors (so that their output rows start off alignment):
+ * every part a forward vector gather from the same input, with the same
+ * rows (one outer dimension: its size and input stride), each starting
+ * where the previous one's row ends, each output packed. */
+static int split_side_by_side(const dml_group_params* p, uint32_t element_size)
+{
+    const dml_gather_params* first = &p->part[0].params;
+    int64_t column = 0;
+    int misaligned = 0;
+    for (uint32_t k = 0; k < p->parts; ++k) {
+        const dml_gather_params* q = &p->part[k].params;
+        if (p->part[k].mode != DML_CUDA_MODE_VECTOR || q->axis != -1 || q->in != first->in ||
+            q->outer_rank != first->outer_rank || q->lanes != first->lanes || q->in_offset != first->in_offset + column ||
+            !packed_output(q))
+            return 0;
+        for (uint32_t d = 0; d < first->outer_rank; ++d)
+            if (q->outer_sizes[d] != first->outer_sizes[d] || q->in_strides[d] != first->in_strides[d])
+                return 0;
+        column += (int64_t)q->row_length; /* < 2^63: the input holds every part's row */
+        misaligned |= q->row_length * element_size % DML_CUDA_VECTOR_BYTES != 0;
+    }
+    return misaligned && first->outer_rank == 1; /* what plan coalescing leaves of packed rows */
+}
+
+/* The flat-part path (group_split.h) when the parts are a SPLIT of the
+ * input's rows: each part's params rewritten to walk its packed output as
+ * one row; its threads stay as planned (the flat row has at most the
+ * items its rows had). */
+static int try_row_split(dml_cuda_group_launch* g)
+{
+    dml_group_params* p = &g->params;
+    if (p->parts < 2 || !split_side_by_side(p, g->element_size))
+        return 0;
+    for (uint32_t k = 0; k < p->parts; ++k) {
+        const dml_gather_params* q = &p->part[k].params;
+        const uint64_t elements = q->count / q->row_items * q->row_length; /* the packed output's */
+        if (!g->wide && elements >= (1ull << 31))
+            return 0;
+    }
+    for (uint32_t k = 0; k < p->parts; ++k) {
+        dml_gather_params* q = &p->part[k].params;
+        q->axis_size = q->count / q->row_items * q->row_length;
+        q->count = joined_row_items(q->axis_size, q->lanes);
+        q->row_items = q->row_length;
+        if (!g->wide)
+            q->row_divisor = dml_divisor32_make((uint32_t)q->row_length);
+    }
+    p->row_split = 1;
+    return 1;
+}
+
 void dml_cuda_plan_group(const dml_plan* const* plans, const dml_cuda_launch* const* compiled,
     const dml_plan_args* args, uint32_t count, const dml_cuda_limits* limits, dml_cuda_group_launch* group)
 {
@@ -153,6 +218,7 @@ void dml_cuda_plan_group(const dml_plan* const* plans, const dml_cuda_launch* co
     }
     if (try_row_join(group, limits))
         return;
+    try_row_split(group);
     /* Every part as many threads as planned, in blocks of the group's size
      * (a tiled part's are already that size: 256, the largest). */
     for (uint32_t n = 0; n < group->params.parts; ++n) {

@@ -1,7 +1,8 @@
 /*
  * group.cu — the grouped gather kernels (group.h): one launch runs the
  * parts of a JOIN or SPLIT, each block as a block of its part
- * (group_thread.h), on the part's own path: the same per-thread code as the
+ * (group_thread.h), on the part's own path (or the joined rows of a JOIN,
+ * group_join.h, or the flat output of a SPLIT's part, group_split.h): the same per-thread code as the
  * gather kernels (gather_thread.h, tiled_block.h), specialised at run time
  * by the part's mode. A block's part, and so its path, is the same for all
  * its threads: no divergence, and the tiled path's barriers stay uniform.
@@ -14,6 +15,7 @@
  */
 #include "group.h"
 #include "group_join.h"
+#include "group_split.h"
 #include "group_kernel.h"
 #include "group_thread.h"
 #include "tiled_block.h"
@@ -27,7 +29,8 @@ template <unsigned Parts>
 struct dml_group_params_of {
     uint32_t parts;
     uint32_t row_join;
-    uint32_t reserved[2];
+    uint32_t row_split;
+    uint32_t reserved;
     dml_group_part part[Parts];
 };
 
@@ -50,6 +53,10 @@ dml_group_kernel(const __grid_constant__ dml_group_params_of<Parts> params)
     }
     const dml_group_part* part = &params.part[dml_group_find_part(params.part, params.parts, blockIdx.x)];
     const uint32_t block = blockIdx.x - part->first_block;
+    if (params.row_split) {
+        dml_split_thread(part, block, threadIdx.x, part->blocks, blockDim.x, ElementSize, Wide);
+        return;
+    }
     const dml_gather_params* p = &part->params;
     switch (part->mode) {
     case DML_CUDA_MODE_TILED:

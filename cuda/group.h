@@ -17,6 +17,10 @@
  * when one needs it (narrow parts are valid wide, and one kernel holds one
  * index width), and the register budget of the kernel's hungriest path
  * (DML_GROUP_BLOCKS_PER_SM); a part's grid is still sized to its own.
+ * Two layouts walk differently (group_params.h): a JOIN of parts side by
+ * side in the output rows walks the joined rows (group_join.h), a SPLIT of
+ * parts side by side in the input rows walks each part's packed output as
+ * one flat row (group_split.h).
  */
 #ifndef DML_CUDA_GROUP_H
 #define DML_CUDA_GROUP_H

@@ -41,11 +41,15 @@ typedef struct dml_group_part {
 
 /* row_join (group_join.h): the parts are side by side in the rows of one
  * output and every block walks the joined rows, whose geometry (a vector
- * gather's, output side) is part[parts]; first_block and blocks unused. */
+ * gather's, output side) is part[parts]; first_block and blocks unused.
+ * row_split (group_split.h): the parts are side by side in the rows of one
+ * input, each output packed, and each part's blocks walk its output as one
+ * flat row (its params rewritten as that header says). */
 typedef struct dml_group_params {
     uint32_t parts; /* 1 .. DML_GROUP_PARTS, each with blocks >= 1; row_join: 2 .. DML_GROUP_PARTS - 1 */
     uint32_t row_join;
-    uint32_t reserved[2];
+    uint32_t row_split;
+    uint32_t reserved;
     dml_group_part part[DML_GROUP_PARTS];
 } dml_group_params;
 

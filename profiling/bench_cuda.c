@@ -18,6 +18,11 @@
  * (read + written) / 2 bytes, the same traffic. fraction = copy time /
  * operator time. CSV columns are printed in the header line.
  *
+ * --gpu-table tensorflow (bench_cuda_tensorflow): instead, the TensorFlow
+ * plugin's ops as the runtime operators it makes of them (tf_cases.c:
+ * compare_tensorflow.py's cases, float32, 64 MiB of input), the same way,
+ * as a Markdown table of copy time / op time; --gpu-case NAME runs one.
+ *
  * --gpu-case OPERATOR:ELEMENT_SIZE:PATTERN runs one case, its stream not held
  * (profilers serialise launches), after printing the emulator's prediction
  * for its launch: "prediction,NAME,dram_read,dram_write,ld_requests,
@@ -28,6 +33,7 @@
 
 #include <cuda_runtime_api.h>
 #include <dml/dml.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +44,7 @@
 #include "emulator.h"
 #include "gather_cases.h"
 #include "launch.h"
+#include "tf_cases.h"
 
 #define ALIGN 256
 #define MIN_REPETITIONS 20
@@ -121,39 +128,90 @@ static void fill_lengths(const gather_case* c, unsigned char* host, uint64_t byt
 
 /* What run_case binds and times: the operator, its tensors' sizes (a
  * gather's second input is its sequence lengths, filled per set from
- * lengths_case; JOIN's and SPLIT's are their parts) and the bytes it moves. */
+ * lengths_case; JOIN's and SPLIT's are their parts; `fill`, when given,
+ * writes each input's host bytes per set) and the bytes it moves. */
+#define BENCH_TENSORS 4
+typedef void (*bench_fill_fn)(const void* context, uint32_t input, unsigned char* host, uint64_t seed);
 typedef struct bench_op {
     const DML_OPERATOR_DESC* desc;
-    uint32_t inputs, outputs; /* at most 2 each */
-    uint64_t in_bytes[2], out_bytes[2];
+    uint32_t inputs, outputs; /* at most BENCH_TENSORS each */
+    uint64_t in_bytes[BENCH_TENSORS], out_bytes[BENCH_TENSORS];
     uint64_t read, written;
     const gather_case* lengths_case;
+    bench_fill_fn fill;
+    const void* fill_context;
 } bench_op;
 
 /* A gather case as a bench_op (d holds its desc). */
 static bench_op gather_op(const gather_case* c, const gather_desc* d, const dml_plan* plan)
 {
     bench_op op = { &d->desc, 1, 1, { gather_tensor_bytes(c, 0), gather_tensor_bytes(c, 1) },
-        { gather_tensor_bytes(c, 2), 0 }, 0, 0, c };
+        { gather_tensor_bytes(c, 2), 0 }, 0, 0, c, NULL, NULL };
     op.inputs = op.in_bytes[1] ? 2 : 1;
     op.written = plan->element_count * plan->element_size;
     op.read = (op.in_bytes[0] < op.written ? op.in_bytes[0] : op.written) + op.in_bytes[1];
     return op;
 }
 
+/* A set's tensors, one after the other: the inputs, the outputs, then the
+ * copy's source and destination. */
+typedef struct set_layout {
+    uint64_t in_at[BENCH_TENSORS], out_at[BENCH_TENSORS], copy_at, bytes;
+} set_layout;
+
+static set_layout layout_set(const bench_op* bop, uint64_t copy_bytes)
+{
+    set_layout l;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < bop->inputs; i++) {
+        l.in_at[i] = at;
+        at += round_up(bop->in_bytes[i]);
+    }
+    for (uint32_t o = 0; o < bop->outputs; o++) {
+        l.out_at[o] = at;
+        at += round_up(bop->out_bytes[o]);
+    }
+    l.copy_at = at;
+    l.bytes = at + 2 * round_up(copy_bytes);
+    return l;
+}
+
+/* Writes set s's inputs that the case fills from the host (a gather's
+ * lengths, or each input by its fill), through `host`, which holds the
+ * largest input. */
+static int upload_inputs(const bench_op* bop, unsigned char* set, const set_layout* l, unsigned char* host,
+    uint64_t s)
+{
+    const gather_case* c = bop->lengths_case;
+    if (c && bop->in_bytes[1]) {
+        fill_lengths(c, host, bop->in_bytes[1], s + 1);
+        return cuda_ok(cudaMemcpy(set + l->in_at[1], host, bop->in_bytes[1], cudaMemcpyHostToDevice), "lengths");
+    }
+    for (uint32_t i = 0; bop->fill && i < bop->inputs; i++) {
+        bop->fill(bop->fill_context, i, host, s + 1);
+        if (!cuda_ok(cudaMemcpy(set + l->in_at[i], host, bop->in_bytes[i], cudaMemcpyHostToDevice), "inputs"))
+            return 0;
+    }
+    return 1;
+}
+
 /* One case: the operator and the copy, interleaved repetition by repetition. */
 static int run_case(gpu* g, const bench_cuda_options* o, const bench_op* bop, row* r)
 {
-    const gather_case* c = bop->lengths_case;
-    const uint64_t in_bytes = bop->in_bytes[0], len_bytes = bop->in_bytes[1], out_bytes = bop->out_bytes[0],
-                   out2_bytes = bop->out_bytes[1];
     r->written = bop->written;
     r->read = bop->read;
     const uint64_t copy_bytes = (r->read + r->written) / 2;
-    const uint64_t set_bytes = round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + round_up(out2_bytes) +
-        2 * round_up(copy_bytes);
+    const set_layout layout = layout_set(bop, copy_bytes);
+    const uint64_t set_bytes = layout.bytes;
+    uint64_t op_bytes = 0, largest_input = 1;
+    for (uint32_t i = 0; i < bop->inputs; i++) {
+        op_bytes += bop->in_bytes[i];
+        largest_input = bop->in_bytes[i] > largest_input ? bop->in_bytes[i] : largest_input;
+    }
+    for (uint32_t k = 0; k < bop->outputs; k++)
+        op_bytes += bop->out_bytes[k];
     /* Enough sets that the operator's rotation and the copy's each cover 4x L2. */
-    const uint64_t op_bytes = in_bytes + len_bytes + out_bytes + out2_bytes, target = 4 * g->l2_bytes;
+    const uint64_t target = 4 * g->l2_bytes;
     uint64_t sets = (target + op_bytes - 1) / op_bytes, copy_sets = (target + 2 * copy_bytes - 1) / (2 * copy_bytes);
     if (copy_sets > sets)
         sets = copy_sets;
@@ -178,27 +236,30 @@ static int run_case(gpu* g, const bench_cuda_options* o, const bench_op* bop, ro
     cudaEvent_t* events = calloc((size_t)total * 4, sizeof *events);
     float* op_samples = calloc((size_t)repetitions, sizeof(float));
     float* copy_samples = calloc((size_t)repetitions, sizeof(float));
-    unsigned char* host_lengths = c && len_bytes ? malloc(len_bytes) : NULL;
-    int ok = tables && events && op_samples && copy_samples && (!c || !len_bytes || host_lengths) &&
+    const int uploads = (bop->lengths_case && bop->in_bytes[1]) || bop->fill;
+    unsigned char* host = uploads ? malloc(largest_input) : NULL;
+    int ok = tables && events && op_samples && copy_samples && (!uploads || host) &&
         cuda_ok(cudaMalloc((void**)&memory, sets * set_bytes), "cudaMalloc") &&
         cuda_ok(cudaMemsetAsync(memory, 0x5A, sets * set_bytes, g->stream), "cudaMemset") &&
-        /* before the lengths are copied in (our stream does not wait for the legacy one) */
+        /* before the inputs are copied in (our stream does not wait for the legacy one) */
         cuda_ok(cudaStreamSynchronize(g->stream), "cudaStreamSynchronize") &&
         dml_ok(dmlDeviceWrapBuffer(g->device, memory, sets * set_bytes, &buffer), "WrapBuffer") &&
         dml_ok(dmlDeviceCreateOperator(g->device, bop->desc, &op), "CreateOperator") &&
         dml_ok(dmlDeviceCompileOperator(g->device, op, DML_EXECUTION_FLAG_NONE, &compiled), "CompileOperator");
     for (uint64_t s = 0; ok && s < sets; s++) {
-        uint64_t base = s * set_bytes, in_at = base, len_at = in_at + round_up(in_bytes),
-                 out_at = len_at + round_up(len_bytes), out2_at = out_at + round_up(out_bytes);
-        if (c && len_bytes) {
-            fill_lengths(c, host_lengths, len_bytes, s + 1);
-            ok = cuda_ok(cudaMemcpy(memory + len_at, host_lengths, len_bytes, cudaMemcpyHostToDevice), "lengths");
-        }
+        const uint64_t base = s * set_bytes;
+        ok = !uploads || upload_inputs(bop, memory + base, &layout, host, s);
         DML_BINDING_TABLE_DESC td = { compiled };
-        DML_BUFFER_BINDING in[2] = { { buffer, in_at, in_bytes }, { buffer, len_at, len_bytes } };
-        DML_BUFFER_BINDING out[2] = { { buffer, out_at, out_bytes }, { buffer, out2_at, out2_bytes } };
-        DML_BINDING_DESC in_desc[2] = { { DML_BINDING_TYPE_BUFFER, &in[0] }, { DML_BINDING_TYPE_BUFFER, &in[1] } };
-        DML_BINDING_DESC out_desc[2] = { { DML_BINDING_TYPE_BUFFER, &out[0] }, { DML_BINDING_TYPE_BUFFER, &out[1] } };
+        DML_BUFFER_BINDING in[BENCH_TENSORS], out[BENCH_TENSORS];
+        DML_BINDING_DESC in_desc[BENCH_TENSORS], out_desc[BENCH_TENSORS];
+        for (uint32_t i = 0; i < bop->inputs; i++) {
+            in[i] = (DML_BUFFER_BINDING){ buffer, base + layout.in_at[i], bop->in_bytes[i] };
+            in_desc[i] = (DML_BINDING_DESC){ DML_BINDING_TYPE_BUFFER, &in[i] };
+        }
+        for (uint32_t k = 0; k < bop->outputs; k++) {
+            out[k] = (DML_BUFFER_BINDING){ buffer, base + layout.out_at[k], bop->out_bytes[k] };
+            out_desc[k] = (DML_BINDING_DESC){ DML_BINDING_TYPE_BUFFER, &out[k] };
+        }
         ok = ok && dml_ok(dmlDeviceCreateBindingTable(g->device, &td, &tables[s]), "CreateBindingTable") &&
             dml_ok(dmlBindingTableBindInputs(tables[s], bop->inputs, in_desc), "BindInputs") &&
             dml_ok(dmlBindingTableBindOutputs(tables[s], bop->outputs, out_desc), "BindOutputs");
@@ -214,9 +275,7 @@ static int run_case(gpu* g, const bench_cuda_options* o, const bench_op* bop, ro
     if (!o->only)
         ok = ok && cuda_ok(cudaLaunchHostFunc(g->stream, hold, &go), "cudaLaunchHostFunc");
     for (int i = 0; ok && i < total; i++) {
-        uint64_t base = (uint64_t)(i % (int)sets) * set_bytes;
-        unsigned char* copy_source =
-            memory + base + round_up(in_bytes) + round_up(len_bytes) + round_up(out_bytes) + round_up(out2_bytes);
+        unsigned char* copy_source = memory + (uint64_t)(i % (int)sets) * set_bytes + layout.copy_at;
         ok = cuda_ok(cudaEventRecord(events[4 * i], g->stream), "cudaEventRecord") &&
             dml_ok(dmlCommandRecorderRecordDispatch(g->recorder, g->queue, compiled, tables[i % (int)sets]),
                 "RecordDispatch") &&
@@ -254,7 +313,7 @@ static int run_case(gpu* g, const bench_cuda_options* o, const bench_op* bop, ro
     free(events);
     free(op_samples);
     free(copy_samples);
-    free(host_lengths);
+    free(host);
     return ok ? 0 : -1;
 }
 
@@ -375,7 +434,7 @@ static bench_op built_op(const built_case* c)
     bench_op op = { &c->desc, c->inputs ? c->inputs : 1, c->outputs ? c->outputs : 1,
         { c->in.buffer.TotalTensorSizeInBytes, c->inputs == 2 ? c->lengths.buffer.TotalTensorSizeInBytes : 0 },
         { c->out.buffer.TotalTensorSizeInBytes, c->outputs == 2 ? c->out2.buffer.TotalTensorSizeInBytes : 0 },
-        c->bytes_read, c->bytes_written, NULL };
+        c->bytes_read, c->bytes_written, NULL, NULL, NULL };
     return op;
 }
 
@@ -401,7 +460,7 @@ static bench_op cast_op(cast_case* c, DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA
     c->cast = (DML_CAST_OPERATOR_DESC){ &c->in, &c->out };
     c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_CAST, &c->cast };
     bench_op op = { &c->desc, 1, 1, { elements * in_e, 0 }, { elements * out_e, 0 }, elements * in_e,
-        elements * out_e, NULL };
+        elements * out_e, NULL, NULL, NULL };
     return op;
 }
 
@@ -513,6 +572,112 @@ static int run_other_kinds(gpu* g, const bench_cuda_options* o, uint64_t size, c
         failures += run_kind_case(g, o, &op, "CAST", e, pattern, size, "cast", &c.in, &c.out, ran);
     }
     return failures;
+}
+
+/* ---- --gpu-table tensorflow: the TensorFlow plugin's ops (tf_cases.c) ---- */
+
+static void fill_tf_input(const void* context, uint32_t input, unsigned char* host, uint64_t seed)
+{
+    tf_case_fill(context, input, host, seed);
+}
+
+static bench_op tf_op(const tf_case* c)
+{
+    bench_op op;
+    memset(&op, 0, sizeof op);
+    op.desc = &c->desc;
+    op.inputs = c->inputs;
+    op.outputs = c->outputs;
+    for (uint32_t i = 0; i < c->inputs; i++)
+        op.in_bytes[i] = c->in[i].buffer.TotalTensorSizeInBytes;
+    for (uint32_t k = 0; k < c->outputs; k++)
+        op.out_bytes[k] = c->out[k].buffer.TotalTensorSizeInBytes;
+    op.read = c->read;
+    op.written = c->written;
+    op.fill = fill_tf_input;
+    op.fill_context = c;
+    return op;
+}
+
+/* compare_tensorflow.py's cases at `bytes` of input, each against
+ * cudaMemcpyAsync of its traffic: a Markdown table (or CSV rows) and the
+ * geometric mean of copy time / op time. Returns the failures. */
+static int run_tensorflow_cases(gpu* g, const bench_cuda_options* o, uint64_t bytes, int* ran)
+{
+    tf_case* c = malloc(sizeof *c);
+    if (!c)
+        return 1;
+    if (!o->csv)
+        printf("\n%llu MiB of float32 input (compare_tensorflow.py's shapes); copy/op above 1: faster than the copy\n\n"
+               "| op | runtime operator | MiB moved | op µs | cudaMemcpyAsync µs | copy/op |\n"
+               "| --- | --- | ---: | ---: | ---: | ---: |\n",
+            (unsigned long long)(bytes >> 20));
+    int failures = 0, timed = 0;
+    double log_sum = 0;
+    for (int k = 0; k < tf_case_count(); k++) {
+        tf_case_build(c, k, bytes);
+        if (o->only && strcmp(o->only, c->name) != 0)
+            continue;
+        const bench_op op = tf_op(c);
+        row r;
+        if (run_case(g, o, &op, &r) < 0) {
+            fprintf(stderr, "dmlbench: %s (%s) at %llu bytes failed\n", c->name, c->operator_name,
+                (unsigned long long)bytes);
+            failures++;
+            continue;
+        }
+        (*ran)++;
+        timed++;
+        const double fraction = r.copy_ms / r.op_ms;
+        log_sum += log(fraction);
+        if (o->csv)
+            printf("%s,%s,%s,%llu,%llu,%llu,%u,%.3f,%.3f,%.4f\n", g->name, c->name, c->operator_name,
+                (unsigned long long)bytes, (unsigned long long)r.read, (unsigned long long)r.written, r.sets,
+                r.op_ms * 1e3, r.copy_ms * 1e3, fraction);
+        else
+            printf("| %s | %s | %.1f | %.1f | %.1f | %.2f |\n", c->name, c->operator_name,
+                (double)(r.read + r.written) / (1 << 20), r.op_ms * 1e3, r.copy_ms * 1e3, fraction);
+        fflush(stdout);
+    }
+    if (!o->csv && timed)
+        printf("\ngeometric mean copy/op at %llu MiB: %.2f over %d ops\n", (unsigned long long)(bytes >> 20),
+            exp(log_sum / timed), timed);
+    free(c);
+    return failures;
+}
+
+int bench_cuda_tensorflow(const bench_cuda_options* o)
+{
+    if (o->repetitions < MIN_REPETITIONS || o->repetitions + o->warmup > MAX_REPETITIONS) {
+        fprintf(stderr, "dmlbench --gpu-table: --repetitions %d, --warmup %d: at least %d repetitions, at most %d in all\n",
+            o->repetitions, o->warmup, MIN_REPETITIONS, MAX_REPETITIONS);
+        return 2;
+    }
+    gpu g;
+    if (open_gpu(&g) < 0) {
+        fprintf(stderr, "dmlbench --gpu-table tensorflow: needs a CUDA GPU and the cuda backend\n");
+        return 1;
+    }
+    if (o->csv)
+        printf("gpu,op,operator,input_bytes,read_bytes,written_bytes,sets,median_us,copy_median_us,fraction_of_copy\n");
+    else
+        printf("dmlbench --gpu-table tensorflow: %s, %d SMs, L2 %llu MiB; the TensorFlow plugin's ops as its runtime "
+               "operators, medians of %d after %d warm-up; CUDA events on one stream; working sets >= 4x L2\n",
+            g.name, g.sms, (unsigned long long)(g.l2_bytes >> 20), o->repetitions, o->warmup);
+    int failures = 0, ran = 0;
+    char* list = strdup(o->sizes ? o->sizes : "64M");
+    for (char* t = strtok(list, ","); t; t = strtok(NULL, ","))
+        failures += run_tensorflow_cases(&g, o, parse_size(t), &ran);
+    free(list);
+    dmlRelease(g.recorder);
+    dmlRelease(g.queue);
+    dmlRelease(g.device);
+    cudaStreamDestroy(g.stream);
+    if (o->only && ran == 0) {
+        fprintf(stderr, "dmlbench: no TensorFlow case named %s (compare_tensorflow.py's names)\n", o->only);
+        return 2;
+    }
+    return failures ? 1 : 0;
 }
 
 int bench_cuda_table(const bench_cuda_options* o)

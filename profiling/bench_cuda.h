@@ -14,4 +14,8 @@ typedef struct bench_cuda_options {
 /* Runs the table on the "cuda" backend; returns the exit status. */
 int bench_cuda_table(const bench_cuda_options* o);
 
+/* --gpu-table tensorflow: the TensorFlow plugin's ops (tf_cases.h) at
+ * o->sizes (default 64M) of input, only = one case's name; the exit status. */
+int bench_cuda_tensorflow(const bench_cuda_options* o);
+
 #endif /* DML_PROFILING_BENCH_CUDA_H */

@@ -33,6 +33,7 @@ static void usage(FILE* out)
         "       dmlbench --graph [--backend NAME] [--size BYTES] [--repetitions N] [--warmup N]\n"
         "       dmlbench --gpu-table [--gpu-case OPERATOR:ELEMENT_SIZE:PATTERN] [--size 64M,1G] [--type-size ...]\n"
         "                [--repetitions N (20..)] [--warmup N] [--csv]   (profiling/bench_cuda.c)\n"
+        "       dmlbench --gpu-table tensorflow [--gpu-case NAME] [--size 64M] [--csv]   (the TensorFlow plugin's ops)\n"
         "Times each case as GB/s and as a ratio to a copy of the same bytes measured in\n"
         "the same run; --overhead times the host cost of the API calls.\n"
         "cases:");
@@ -53,7 +54,7 @@ int main(int argc, char** argv)
 {
     bench_options o = { NULL, -1, 2, 0, 0 };
     const char *case_list = NULL, *size_list = NULL, *type_list = NULL, *thread_list = NULL, *gpu_case = NULL;
-    int mode_overhead = 0, mode_gpu = 0, mode_graph = 0;
+    int mode_overhead = 0, mode_gpu = 0, mode_graph = 0, gpu_tensorflow = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -62,8 +63,11 @@ int main(int argc, char** argv)
             mode_overhead = 1;
         else if (!strcmp(argv[i], "--graph"))
             mode_graph = 1;
-        else if (!strcmp(argv[i], "--gpu-table"))
+        else if (!strcmp(argv[i], "--gpu-table")) {
             mode_gpu = 1;
+            if (i + 1 < argc && !strcmp(argv[i + 1], "tensorflow")) /* the selection: the TensorFlow plugin's ops */
+                gpu_tensorflow = 1, i++;
+        }
         else if (!strcmp(argv[i], "--gpu-case") && i + 1 < argc)
             mode_gpu = 1, gpu_case = argv[++i];
         else if (!strcmp(argv[i], "--csv"))
@@ -94,9 +98,10 @@ int main(int argc, char** argv)
 #ifdef DML_BENCH_CUDA
         bench_cuda_options g = { gpu_case, size_list, type_list, o.repetitions == -1 ? 20 : o.repetitions, o.warmup,
             o.csv };
-        return bench_cuda_table(&g);
+        return gpu_tensorflow ? bench_cuda_tensorflow(&g) : bench_cuda_table(&g);
 #else
         (void)gpu_case; /* parsed either way, so that the option is known */
+        (void)gpu_tensorflow;
         fprintf(stderr, "dmlbench: --gpu-table needs a build with the CUDA toolkit\n");
         return 2;
 #endif

@@ -8,8 +8,9 @@
  * the emulator against that part's own buffers, each allocated to its exact
  * size (and a part whose bound range is one element short is caught). Parts
  * of very different sizes, 64 parts, a transposed (tiled) part among vector
- * ones, parts of both index widths in one group, and JOINs whose warps walk
- * whole output rows (group_join.h).
+ * ones, parts of both index widths in one group, JOINs whose warps walk
+ * whole output rows (group_join.h) and SPLITs whose parts' warps walk
+ * their packed outputs as flat rows (group_split.h).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ static void tensor_init(tensor_spec* t, DML_TENSOR_DATA_TYPE type, const uint32_
 typedef struct run_log {
     const dml_cuda_launch* compiled[MAX_PARTS];
     dml_plan_args args[MAX_PARTS];
-    uint32_t singles, launches, parts, row_joins;
+    uint32_t singles, launches, parts, row_joins, row_splits;
     int wide, tiled;
     int shrink_last_input; /* make the last part's input range one element short */
 } run_log;
@@ -74,6 +75,8 @@ static int on_grouped(void* context, const dml_cuda_group_launch* g)
     ck_assert(!g->shared_bytes || g->block == DML_CUDA_BLOCK);
     uint32_t first = 0;
     log->row_joins += p->row_join;
+    log->row_splits += p->row_split;
+    ck_assert(!(p->row_join && p->row_split));
     if (p->row_join) { /* one partition: the joined rows, part[parts] */
         ck_assert_uint_lt(p->parts, DML_GROUP_PARTS);
         ck_assert_uint_eq(p->part[p->parts].blocks, g->grid);
@@ -234,6 +237,7 @@ START_TEST(uneven_inner_parts_are_one_launch)
         ck_assert_uint_eq(log.singles, 0);
         ck_assert_uint_eq(log.parts, 2);
         ck_assert_uint_eq(log.row_joins, split ? 0 : 1); /* a JOIN's warps walk whole output rows */
+        ck_assert_uint_eq(log.row_splits, split ? 1 : 0); /* a SPLIT's walk each part's output flat */
     }
 }
 END_TEST
@@ -294,6 +298,28 @@ START_TEST(sixty_four_joined_rows)
 }
 END_TEST
 
+/* The SPLIT likewise: 64 parts of rows not whole vectors (for most), each
+ * walked as one flat output; rows of 3 elements of depth, and on 1 SM with
+ * 64-bit indexing, where every part's threads loop. */
+START_TEST(sixty_four_flat_split_parts)
+{
+    uint32_t widths[MAX_PARTS];
+    uint32_t seed = 4242u + (uint32_t)_i;
+    for (uint32_t k = 0; k < MAX_PARTS; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        widths[k] = 16 + (k % 9 == 2 ? 400 : 0) + (seed >> 16) % 23;
+    }
+    run_log log = { 0 };
+    join_split(types[_i], 1, 1, MAX_PARTS, widths, 5, 1, NULL, 132, 0, &log);
+    ck_assert_uint_eq(log.launches, 2);
+    ck_assert_uint_eq(log.row_splits, 2);
+    run_log deep = { 0 };
+    join_split(types[_i], 1, 1, MAX_PARTS, widths, 4, 3, NULL, 1, 1, &deep);
+    ck_assert_uint_eq(deep.row_splits, 2);
+    ck_assert(deep.wide);
+}
+END_TEST
+
 START_TEST(tiled_part_among_vector_parts)
 {
     const uint32_t widths[3] = { 40, 48, 33 };
@@ -339,6 +365,7 @@ int main(void)
     tcase_add_loop_test(tc, copies_are_folded_into_the_launch, 0, n);
     tcase_add_loop_test(tc, sixty_four_parts_of_very_different_sizes, 0, n);
     tcase_add_loop_test(tc, sixty_four_joined_rows, 0, n);
+    tcase_add_loop_test(tc, sixty_four_flat_split_parts, 0, n);
     tcase_add_loop_test(tc, tiled_part_among_vector_parts, 0, n);
     tcase_add_loop_test(tc, index_widths_mixed, 0, n);
     tcase_add_loop_test(tc, each_part_is_bounded_by_its_own_buffers, 0, n);

@@ -417,10 +417,12 @@ END_TEST
  * launcher can pick is in the object (dml_cuda_group_kernel_count per
  * architecture); none uses local memory (LDL/STL), so the 32 KiB
  * __grid_constant__ parameter is read where the launch put it, never
- * copied per thread, and nothing spills; each has the gather's 16-byte
- * loads and stores (its vector paths). Their loads in flight are those of
- * the gather paths they inline (checked above on kernels.cu) and, per
- * launch, in the emulator. */
+ * copied per thread, and nothing spills (the joined-row and flat SPLIT
+ * paths, group_join.h and group_split.h, share the kernel's register
+ * budget with the gather paths: a spill here is theirs as much as the
+ * gathers'); each has the gather's 16-byte loads and stores (its vector
+ * paths). Their loads in flight are those of the gather paths they inline
+ * (checked above on kernels.cu) and, per launch, in the emulator. */
 START_TEST(grouped_kernels_read_their_parameter_in_place)
 {
     disassemble("DML_GROUP_OBJECT");

@@ -4,7 +4,9 @@
  * CUDA backend dispatches them (dml_cuda_run_group): two uneven parts along
  * the row, copies along the outer axis (folded into the kernel), a
  * transposed (tiled) part among vector ones, parts of both index widths,
- * and 64 parts of very different sizes (two launches). The emulator's
+ * and 64 parts of very different sizes (two launches); SPLITs of uneven
+ * parts along the row take the flat-part path (group_split.h) with both
+ * index widths, and must reach it. The emulator's
  * result is checked against a naive JOIN/SPLIT; the GPU's against the
  * emulator's, byte for byte. Every grouped kernel variant (element size x
  * index width x parameter size, dml_cuda_group_kernel_count) must be reached.
@@ -29,6 +31,7 @@
 
 static int failures;
 static int reached[4][2][2]; /* element size (log2) x wide x large parameter */
+static int flat_splits[2];    /* row_split launches per index width */
 
 static void fail(const char* name, const char* what)
 {
@@ -72,6 +75,7 @@ static int run_grouped(void* context, const dml_cuda_group_launch* group)
     run->grouped++;
     const int log2e = group->element_size == 1 ? 0 : group->element_size == 2 ? 1 : group->element_size == 4 ? 2 : 3;
     reached[log2e][group->wide][group->params.parts > DML_GROUP_SMALL_PARTS] = 1;
+    flat_splits[group->wide] += group->params.row_split != 0;
     if (run->gpu)
         check_cuda(dml_cuda_launch_group(group, 0), "dml_cuda_launch_group");
     else if (dml_cuda_emulate_group(group, NULL) != 0)
@@ -263,10 +267,12 @@ int vs_emulator_group(uint32_t sms, int on_gpu)
                    mixed[4] = { 17, 1000, 3, 64 };
     failures = 0;
     memset(reached, 0, sizeof reached);
+    memset(flat_splits, 0, sizeof flat_splits);
     for (size_t t = 0; t < sizeof types / sizeof *types; ++t)
         for (int split = 0; split <= 1; ++split)
             for (uint32_t s = sms; s >= 1; s = s > 1 ? 1 : 0) {
                 join_split(types[t], "uneven", split, 1, 2, uneven, 300, 1, 0, 0, 1, s, on_gpu);
+                join_split(types[t], "uneven, deep, wide", split, 1, 2, uneven, 30, 3, 0, 1, 1, s, on_gpu);
                 join_split(types[t], "outer copies", split, 0, 3, outer, 64, 5, 0, 0, 1, s, on_gpu);
                 join_split(types[t], "tiled part", split, 1, 3, tiled, 9, 70, 1, 0, 1, s, on_gpu);
                 join_split(types[t], "mixed widths", split, 1, 4, mixed, 40, 3, 0, 1, 1, s, on_gpu);
@@ -279,6 +285,10 @@ int vs_emulator_group(uint32_t sms, int on_gpu)
             for (int large = 0; large < 2; ++large)
                 variants += reached[e][w][large];
     printf("grouped kernel variants reached: %d of %d\n", variants, dml_cuda_group_kernel_count());
+    printf("flat SPLIT launches (group_split.h): %d with 32-bit indexing, %d with 64-bit\n", flat_splits[0],
+        flat_splits[1]);
+    if (!flat_splits[0] || !flat_splits[1])
+        fail("flat splits", "the flat-part path was not reached with both index widths");
     if (variants != dml_cuda_group_kernel_count())
         fail("variants", "a grouped kernel variant was never reached");
     return failures;

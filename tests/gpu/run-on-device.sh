@@ -19,9 +19,11 @@
 #              JOIN/SPLIT suites on the cuda backend
 #   capture    dispatches captured into a CUDA graph and replayed
 #   threads    8 host threads, own streams, dispatching (DML_GPU_THREADS_SECONDS, 60)
-#   bench      dmlbench --gpu-table (CUDA events, working sets >= 4x L2; the gathers,
-#              PADDING, JOIN, SPLIT and CAST against cudaMemcpyAsync) and
-#              PyTorch/CuPy in the same run; bench.csv, compare.csv, bench.png
+#   bench      dmlbench --gpu-table tensorflow (the TensorFlow plugin's ops, in
+#              report.md) and --gpu-table (CUDA events, working sets >= 4x L2;
+#              the gathers, PADDING, JOIN, SPLIT and CAST against
+#              cudaMemcpyAsync) and PyTorch/CuPy in the same run; bench.csv,
+#              compare.csv, bench.png
 #   ncu        DRAM bytes and sectors per request vs the emulator's prediction
 #   nsys       an nsys trace of one dmlrun (the NVTX ranges)
 # e.g.  tests/gpu/run-on-device.sh build kernels sanitizer

@@ -198,6 +198,20 @@ stage_threads() {
 # ---- bench: the fair table and PyTorch/CuPy -----------------------------------
 stage_bench() {
     need_gpu
+    # First the TensorFlow plugin's ops (18 cases at 64 MiB, seconds), bounded
+    # so that the table below keeps its time; their Markdown table goes into
+    # the report as it is.
+    local tf_failed=0
+    if timeout 30 "$build/bin/dmlbench" --gpu-table tensorflow >"$work/tensorflow.md" 2>"$work/tensorflow.err"; then
+        note "dmlbench --gpu-table tensorflow (the TensorFlow plugin's ops as the runtime operators it makes of them, \
+compare_tensorflow.py's cases at 64 MiB of float32, each against cudaMemcpyAsync of the same bytes):"
+        note ""
+        cat "$work/tensorflow.md" >>"$note_file"
+        note ""
+    else
+        tf_failed=1
+        note "dmlbench --gpu-table tensorflow failed: $(tail -n 1 "$work/tensorflow.err")"
+    fi
     "$build/bin/dmlbench" --gpu-table --csv --size "${DML_GPU_BENCH_SIZES:-64M,1G}" >"$OUT/bench.csv" ||
         fail "dmlbench --gpu-table failed"
     note "dmlbench --gpu-table (CUDA events on one stream, medians of 20, working sets >= 4x L2): \`bench.csv\`"
@@ -210,6 +224,7 @@ stage_bench() {
     python3 "$kit/summarize.py" bench "$OUT/bench.csv" "$OUT/compare.csv" >>"$note_file" 2>&1
     python3 "$root/profiling/plot.py" "$OUT/bench.csv" "$OUT/bench.png" >"$work/plot.log" 2>&1 ||
         note "(no plot: $(tail -n 1 "$work/plot.log"))"
+    [ "$tf_failed" = 0 ] || fail "dmlbench --gpu-table tensorflow failed"
     return 0
 }
 
