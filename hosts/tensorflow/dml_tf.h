@@ -222,6 +222,10 @@ void dmltf_register(const char* op_name, void* (*create)(TF_OpKernelConstruction
     void (*compute)(void*, TF_OpKernelContext*), void (*destroy)(void*), const char* type_attr,
     const TF_DataType* types, size_t type_count, const char* const* host_args);
 
+/* A device temporary of `count` elements of `type`, uninitialised; NULL
+ * after reporting the failure to ctx. */
+TF_Tensor* dmltf_device_temp(TF_OpKernelContext* ctx, TF_DataType type, int64_t count);
+
 /* A device temporary of `count` elements of `type` holding the host bytes
  * (indices, lengths, values a kernel computed on the host), copied on ctx's
  * stream; NULL after reporting the failure to ctx. */

@@ -167,12 +167,27 @@ void dmltf_tensor_desc(DML_BUFFER_TENSOR_DESC* buffer, DML_TENSOR_DESC* tensor, 
     tensor->Desc = buffer;
 }
 
-TF_Tensor* dmltf_upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count, const void* bytes)
+TF_Tensor* dmltf_device_temp(TF_OpKernelContext* ctx, TF_DataType type, int64_t count)
 {
     TF_Status* status = TF_NewStatus();
     TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
     TF_Tensor* t = TF_AllocateTemp(ctx, type, &count, 1, &on_device, status);
-    SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : NULL;
+    if (TF_GetCode(status) != TF_OK) {
+        TF_OpKernelContext_Failure(ctx, status);
+        TF_DeleteTensor(t);
+        t = NULL;
+    }
+    TF_DeleteStatus(status);
+    return t;
+}
+
+TF_Tensor* dmltf_upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count, const void* bytes)
+{
+    TF_Tensor* t = dmltf_device_temp(ctx, type, count);
+    if (!t)
+        return NULL;
+    TF_Status* status = TF_NewStatus();
+    SP_Stream stream = TF_GetStream(ctx, status);
     if (TF_GetCode(status) == TF_OK)
         dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(t), bytes,
             (uint64_t)count * TF_DataTypeSize(type), status);

@@ -23,21 +23,6 @@ static const TF_DataType cast_types[] = {
 
 /* ---- Cast ---- */
 
-/* A device temporary of count elements of type; NULL after reporting. */
-static TF_Tensor* device_temp(TF_OpKernelContext* ctx, TF_DataType type, int64_t count)
-{
-    TF_Status* status = TF_NewStatus();
-    TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
-    TF_Tensor* t = TF_AllocateTemp(ctx, type, &count, 1, &on_device, status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(t);
-        t = NULL;
-    }
-    TF_DeleteStatus(status);
-    return t;
-}
-
 typedef struct cast_key {
     uint32_t kernel;
     DML_TENSOR_DATA_TYPE from, to;
@@ -121,7 +106,7 @@ static void cast_compute(void* kernel, TF_OpKernelContext* ctx)
     if (TF_TensorType(input) == TF_DOUBLE && k->to == TF_HALF) {
         /* Eigen makes a half of a double through a float (two roundings:
          * 1 + 2^-11 + 2^-40 is 1, not the runtime's direct 1.001): so here. */
-        if (!(narrowed = device_temp(ctx, TF_FLOAT, count)))
+        if (!(narrowed = dmltf_device_temp(ctx, TF_FLOAT, count)))
             goto done;
         dmltf_binding middle = { TF_TensorData(narrowed), TF_TensorByteSize(narrowed) };
         key.to = DML_TENSOR_DATA_TYPE_FLOAT32;
@@ -309,7 +294,7 @@ static TF_Tensor* one_hot_values(TF_OpKernelContext* ctx, const TF_Tensor* on, c
             TF_NumDims(on) != 0 ? "on_value" : "off_value", TF_NumDims(TF_NumDims(on) != 0 ? on : off));
         return NULL;
     }
-    TF_Tensor* values = device_temp(ctx, type, 2);
+    TF_Tensor* values = dmltf_device_temp(ctx, type, 2);
     if (!values)
         return NULL;
     size_t size = TF_DataTypeSize(type);
@@ -328,7 +313,7 @@ static TF_Tensor* widen_indices(TF_OpKernelContext* ctx, const TF_Tensor* indice
         dmltf_fail(ctx, TF_UNIMPLEMENTED, "OneHot of 2^32 8-bit indices or more");
         return NULL;
     }
-    TF_Tensor* wide = device_temp(ctx, TF_INT32, n);
+    TF_Tensor* wide = dmltf_device_temp(ctx, TF_INT32, n);
     if (!wide)
         return NULL;
     cast_key key = { KERNEL_CAST, dmltf_value_type(TF_TensorType(indices)), DML_TENSOR_DATA_TYPE_INT32, (uint32_t)n };
