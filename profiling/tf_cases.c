@@ -266,13 +266,15 @@ static void cast(tf_case* c, UINT count)
 }
 
 /* OneHot, depth 16, axis -1, int64 indices (kernels_convert.c,
- * create_one_hot): indices {n, 1} as INT64, values {1, 2} (off, on). */
+ * create_one_hot): indices {n, 1} read as UINT64 (a negative index then
+ * selects nothing, as TensorFlow's), values {1, 2} (off, on; the plugin
+ * JOINs them there first: a 2-element dispatch left out here). */
 static void one_hot(tf_case* c, UINT count, UINT depth)
 {
     const UINT out[2] = { count, depth }, indices[2] = { count, 1 }, values[2] = { 1, 2 };
     c->inputs = 2;
     c->outputs = 1;
-    tensor(&c->in[0], DML_TENSOR_DATA_TYPE_INT64, 2, indices, NULL);
+    tensor(&c->in[0], DML_TENSOR_DATA_TYPE_UINT64, 2, indices, NULL);
     tensor(&c->in[1], U32, 2, values, NULL);
     tensor(&c->out[0], U32, 2, out, NULL);
     c->fill[0] = TF_FILL_INDICES;

@@ -27,11 +27,7 @@ static void teardown(void) { h_fini(&H); }
 static ref_view view_of(const tf_tensor* t, uint8_t* base)
 {
     const DML_BUFFER_TENSOR_DESC* b = &t->buffer;
-    const uint32_t elem = b->DataType == DML_TENSOR_DATA_TYPE_UINT8 ? 1
-        : b->DataType == DML_TENSOR_DATA_TYPE_FLOAT16               ? 2
-        : b->DataType == DML_TENSOR_DATA_TYPE_INT64                 ? 8
-                                                                    : 4;
-    return (ref_view){ elem, b->DimensionCount, b->Sizes, b->Strides, base, b->TotalTensorSizeInBytes };
+    return (ref_view){ h_elem_size(b->DataType), b->DimensionCount, b->Sizes, b->Strides, base, b->TotalTensorSizeInBytes };
 }
 
 /* The reference result of the case's operator, from its desc. */
@@ -74,7 +70,8 @@ static void reference(const tf_case* c, ref_view* in, ref_view* out)
         ref_cast(&in[0], DML_TENSOR_DATA_TYPE_FLOAT32, &out[0], DML_TENSOR_DATA_TYPE_FLOAT16);
         break;
     case DML_OPERATOR_ONE_HOT:
-        ref_one_hot(&in[0], &in[1], &out[0], ((const DML_ONE_HOT_OPERATOR_DESC*)d->Desc)->Axis, 1);
+        ref_one_hot(&in[0], &in[1], &out[0], ((const DML_ONE_HOT_OPERATOR_DESC*)d->Desc)->Axis,
+            c->in[0].buffer.DataType == DML_TENSOR_DATA_TYPE_INT64); /* the plugin reads int64 as UINT64 */
         break;
     default: ck_abort_msg("%s: no reference for operator %d", c->name, (int)d->Type);
     }
