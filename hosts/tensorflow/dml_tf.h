@@ -205,6 +205,8 @@ bool dmltf_shape_from_dims(TF_OpKernelContext* ctx, const int64_t* dims, int ran
 /* Reads a host-memory int32/int64 tensor as int64 values (at most max). */
 bool dmltf_read_host_ints(TF_OpKernelContext* ctx, const TF_Tensor* tensor, const char* what, int64_t* values,
     int64_t max, int64_t* count);
+/* The product of dims; -1 where a dimension is negative or the product
+ * passes INT64_MAX (0 wins: any zero dimension makes it 0). */
 int64_t dmltf_element_count(const int64_t* dims, int rank);
 /* Fails the kernel with code and a printf message. */
 void dmltf_fail(TF_OpKernelContext* ctx, TF_Code code, const char* format, ...)

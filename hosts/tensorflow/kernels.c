@@ -64,39 +64,53 @@ void dmltf_fail(TF_OpKernelContext* ctx, TF_Code code, const char* format, ...)
     TF_DeleteStatus(status);
 }
 
+/* The tensor a TensorFlow call made, or NULL after reporting its failed
+ * status to ctx; status is deleted either way. */
+static TF_Tensor* checked(TF_OpKernelContext* ctx, TF_Status* status, TF_Tensor* tensor)
+{
+    if (TF_GetCode(status) != TF_OK) {
+        TF_OpKernelContext_Failure(ctx, status);
+        TF_DeleteTensor(tensor);
+        tensor = NULL;
+    }
+    TF_DeleteStatus(status);
+    return tensor;
+}
+
 TF_Tensor* dmltf_input(TF_OpKernelContext* ctx, int index)
 {
     TF_Tensor* tensor = NULL;
     TF_Status* status = TF_NewStatus();
     TF_GetInput(ctx, index, &tensor, status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(tensor);
-        tensor = NULL;
-    }
-    TF_DeleteStatus(status);
-    return tensor;
+    return checked(ctx, status, tensor);
 }
 
 TF_Tensor* dmltf_output(TF_OpKernelContext* ctx, int index, TF_DataType type, const int64_t* dims, int rank)
 {
-    TF_Status* status = TF_NewStatus();
-    int64_t count = dmltf_element_count(dims, rank);
-    TF_Tensor* tensor = TF_AllocateOutput(ctx, index, type, dims, rank, (size_t)count * TF_DataTypeSize(type), status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(tensor);
-        tensor = NULL;
+    const int64_t count = dmltf_element_count(dims, rank);
+    const size_t element = TF_DataTypeSize(type);
+    if (count < 0 || (element && (uint64_t)count > SIZE_MAX / element)) {
+        dmltf_fail(ctx, TF_INVALID_ARGUMENT, "output %d: shape of more than 2^63 elements or bytes", index);
+        return NULL;
     }
-    TF_DeleteStatus(status);
-    return tensor;
+    TF_Status* status = TF_NewStatus();
+    TF_Tensor* tensor = TF_AllocateOutput(ctx, index, type, dims, rank, (size_t)count * element, status);
+    return checked(ctx, status, tensor);
 }
 
 int64_t dmltf_element_count(const int64_t* dims, int rank)
 {
     int64_t count = 1;
-    for (int i = 0; i < rank; i++)
-        count *= dims[i];
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] < 0)
+            return -1;
+        if (dims[i] == 0)
+            return 0;
+        if (count > INT64_MAX / dims[i])
+            count = -1; /* overflowed; a later 0 still makes the count 0 */
+        else if (count >= 0)
+            count *= dims[i];
+    }
     return count;
 }
 
@@ -172,13 +186,7 @@ TF_Tensor* dmltf_device_temp(TF_OpKernelContext* ctx, TF_DataType type, int64_t 
     TF_Status* status = TF_NewStatus();
     TF_AllocatorAttributes on_device = { TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, 0 };
     TF_Tensor* t = TF_AllocateTemp(ctx, type, &count, 1, &on_device, status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(t);
-        t = NULL;
-    }
-    TF_DeleteStatus(status);
-    return t;
+    return checked(ctx, status, t);
 }
 
 TF_Tensor* dmltf_upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count, const void* bytes)
@@ -191,13 +199,7 @@ TF_Tensor* dmltf_upload(TF_OpKernelContext* ctx, TF_DataType type, int64_t count
     if (TF_GetCode(status) == TF_OK)
         dmltf_copy_to_device(stream->device, stream->queue, TF_TensorData(t), bytes,
             (uint64_t)count * TF_DataTypeSize(type), status);
-    if (TF_GetCode(status) != TF_OK) {
-        TF_OpKernelContext_Failure(ctx, status);
-        TF_DeleteTensor(t);
-        t = NULL;
-    }
-    TF_DeleteStatus(status);
-    return t;
+    return checked(ctx, status, t);
 }
 
 void* dmltf_no_state(TF_OpKernelConstruction* ctx)

@@ -373,6 +373,11 @@ static void tile_compute(void* kernel, TF_OpKernelContext* ctx)
             dmltf_fail(ctx, TF_INVALID_ARGUMENT, "Expected multiples[%d] >= 0, but got %lld", i, (long long)repeats[i]);
             goto done;
         }
+        if (repeats[i] > 0 && dims[i] > INT64_MAX / repeats[i]) {
+            dmltf_fail(ctx, TF_INVALID_ARGUMENT, "dimension %d times multiples[%d] = %lld is more than 2^63", i, i,
+                (long long)repeats[i]);
+            goto done;
+        }
         out_dims[i] = dims[i] * repeats[i];
         key.repeats[i] = (uint32_t)repeats[i];
     }

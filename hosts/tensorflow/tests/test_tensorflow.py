@@ -552,6 +552,12 @@ class OpTest(unittest.TestCase):
                 tf.transpose(x, [0, 0])
             with self.assertRaisesRegex(tf.errors.InvalidArgumentError, r"indices\[1\] = 5 is not in \[0, 2\)"):
                 tf.gather(x, np.array([0, 5], np.int64))
+            # output shapes past 2^63 elements: refused before any allocation (raw_ops: tf.tile
+            # narrows int64 multiples to int32 first)
+            with self.assertRaisesRegex(tf.errors.InvalidArgumentError, "multiples\\[0\\] = 4611686018427387904 is more than 2\\^63"):
+                tf.raw_ops.Tile(input=x, multiples=tf.constant([2**62, 1], tf.int64))
+            with self.assertRaisesRegex(tf.errors.InvalidArgumentError, "output 0: shape of more than 2\\^63"):
+                tf.raw_ops.Tile(input=x, multiples=tf.constant([2**40, 2**40], tf.int64))
 
 
 if __name__ == "__main__":
