@@ -122,52 +122,61 @@ static void indexed_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu
 }
 
 /* Rows whose source a random index picks (an embedding lookup) miss the
- * hardware prefetchers: each row's first lines are requested this many
- * rows ahead, so that several rows' reads are in flight at once. */
-#define PREFETCH_ROWS 8
+ * hardware prefetchers: each row's lines are requested PREFETCH_ROWS rows
+ * ahead, into L2 (prefetcht1): L1 tracks too few misses to keep 16 random
+ * rows in flight, L2 tracks enough. 256-byte rows, 64 MiB, 2-core AMD EPYC
+ * VM, `dmlbench --case gather_rows_256`: 0.40-0.62x memcpy into L1 at 8
+ * rows, 0.59-0.82x into L2 at 16-32. */
+#define PREFETCH_ROWS 32u
 #define PREFETCH_BYTES 2048
-#define PREFETCH_MIN_INPUT ((uint64_t)8 << 20) /* below, the table is likely in cache: prefetching only costs */
-/* Rows of fewer bytes keep ordinary stores: 256-byte rows streamed ran
- * slower than stored (64 MiB on the 2-core VM, one thread, 27-52 against
- * 14-28 ms), 1 KiB rows as fast or faster (17-22 against 17-21 ms). */
-#define STREAM_ROW_MIN_BYTES 1024u
+#define PREFETCH_MIN_INPUT ((uint64_t)1 << 20) /* below, the table is likely in cache: prefetching only costs */
+#define STREAM_ROW_MIN_BYTES 256u
 
-static void prefetch_row(const dml_plan* p, const dml_plan_args* a, const dml_cpu_row_walk* w, uint64_t row_bytes)
+static void prefetch_row(const byte* src, uint64_t row_bytes)
 {
-    const byte* src = (const byte*)a->input + (w->in + clamped_tuple(p, a->lengths, w->len)) * (int64_t)p->element_size;
     for (uint64_t b = 0; b < row_bytes && b < PREFETCH_BYTES; b += 64)
-        __builtin_prefetch(src + b);
+        __builtin_prefetch(src + b, 0, 2);
 }
 
-/* Contiguous rows, one tuple each: memcpy row by row, the sources
- * prefetched PREFETCH_ROWS ahead (a walk that wraps past the plan's last
- * row prefetches its first ones: still inside the input). Outputs that
- * stream take each row's whole lines with non-temporal stores straight from
- * the source (not through cpu_execute.c's L1 staging, which costs a copy):
- * the output is only written, so reading its lines first would be wasted. */
+/* Contiguous rows, one tuple each: a copy per row. The rows' tuples are
+ * read and clamped PREFETCH_ROWS rows ahead of the copy (once each, kept in
+ * a ring) and their sources prefetched then. Outputs that stream take each
+ * row's whole lines with non-temporal stores straight from the source (not
+ * through cpu_execute.c's L1 staging, which costs a copy): the output is
+ * only written, so reading its lines first would be wasted. */
 static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end)
 {
-    const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, rows = p->element_count / n;
+    const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, row_bytes = n * e;
+    const uint64_t first = begin / n, count = (end - 1) / n - first + 1;
+    const int prefetch = a->input_bytes >= PREFETCH_MIN_INPUT;
+    const int stream = row_bytes >= STREAM_ROW_MIN_BYTES && dml_cpu_output_streams(p->element_count * e);
+    const byte* in = a->input;
+    int64_t source[PREFETCH_ROWS]; /* the input offset of row r's first element, at source[r % PREFETCH_ROWS] */
     dml_cpu_row_walk w, ahead;
-    dml_cpu_row_walk_init(&w, p, begin / n);
-    dml_cpu_row_walk_init(&ahead, p, (begin / n + PREFETCH_ROWS) % rows);
-    const int prefetch = rows > PREFETCH_ROWS && a->input_bytes >= PREFETCH_MIN_INPUT;
-    const int stream = n * e >= STREAM_ROW_MIN_BYTES && dml_cpu_output_streams(p->element_count * e);
-    uint64_t j = begin % n;
-    while (begin < end) {
-        const uint64_t j1 = n - j < end - begin ? n : j + (end - begin);
-        if (prefetch) {
-            prefetch_row(p, a, &ahead, n * e);
+    dml_cpu_row_walk_init(&w, p, first);
+    ahead = w;
+    const uint64_t lead = count < PREFETCH_ROWS ? count : PREFETCH_ROWS;
+    for (uint64_t r = 0; r < lead; ++r) {
+        source[r] = ahead.in + clamped_tuple(p, a->lengths, ahead.len);
+        if (prefetch)
+            prefetch_row(in + source[r] * (int64_t)e, row_bytes);
+        dml_cpu_row_walk_next(&ahead, p);
+    }
+    for (uint64_t r = 0; r < count; ++r) {
+        const uint64_t j = r == 0 ? begin % n : 0, j1 = r + 1 == count ? end - (first + r) * n : n;
+        const byte* src = in + (source[r % PREFETCH_ROWS] + (int64_t)j) * (int64_t)e;
+        if (r + lead < count) { /* the slot just read: row r + PREFETCH_ROWS */
+            const int64_t next = ahead.in + clamped_tuple(p, a->lengths, ahead.len);
+            source[r % PREFETCH_ROWS] = next;
+            if (prefetch)
+                prefetch_row(in + next * (int64_t)e, row_bytes);
             dml_cpu_row_walk_next(&ahead, p);
         }
-        const int64_t src = w.in + (int64_t)j + clamped_tuple(p, a->lengths, w.len);
         byte* dst = (byte*)a->output + (w.out + (int64_t)j) * (int64_t)e;
         if (stream)
-            dml_cpu_stream_copy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
+            dml_cpu_stream_copy(dst, src, (j1 - j) * e);
         else
-            memcpy(dst, (const byte*)a->input + src * (int64_t)e, (j1 - j) * e);
-        begin += j1 - j;
-        j = 0;
+            memcpy(dst, src, (j1 - j) * e);
         dml_cpu_row_walk_next(&w, p);
     }
     if (stream) /* non-temporal stores are visible to other threads after the fence */

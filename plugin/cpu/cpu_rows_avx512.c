@@ -348,9 +348,11 @@ uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src
         return bytes;
     }
     const uint64_t lines = (bytes - head) / 64, tail = head + lines * 64;
-    memcpy(dst, src, head);
+    if (head) /* rows of whole lines (a gather's 256-byte rows) skip the libc calls */
+        memcpy(dst, src, head);
     stream_lines(dst + head, src + head, lines);
-    memcpy(dst + tail, src + tail, bytes - tail);
+    if (bytes > tail)
+        memcpy(dst + tail, src + tail, bytes - tail);
     return bytes;
 }
 
