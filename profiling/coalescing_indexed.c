@@ -11,8 +11,14 @@
  *                    output; random: each element's a coin (each input then
  *                    loads about half of each sector it touches);
  *   ONE_HOT          depth 16 on the inner axis;
- *   SCATTER          rows-1KiB: 1 KiB rows of updates into a table, each
- *                    row's index a permutation of the rows.
+ *   GATHER_ND        rows-1KiB-2d: 1 KiB rows of an [8, 8, W] table picked
+ *                    by 2-tuples (i * 7 % 64 spelled out), the row path;
+ *   SCATTER_ND       rows-1KiB: 1 KiB rows of updates into a table, each
+ *                    row's index a permutation of the rows; rows-1KiB-2d:
+ *                    the same rows into an [8, 8, W] table by 2-tuples;
+ *   SCATTER_ELEMENTS axis0-rowwise: [R, 256] updates along axis 0, one
+ *                    index per element, equal along each row (a KV-cache
+ *                    update as ONNX's ScatterElements spells it).
  */
 #include "coalescing_indexed.h"
 
@@ -23,7 +29,10 @@
 #include "emulator.h"
 #include "launch.h"
 
-typedef enum fill { FILL_ROWS, FILL_LOCAL, FILL_RANDOM, FILL_RUNS, FILL_COINS } fill;
+typedef enum fill { FILL_ROWS, FILL_TUPLES, FILL_ROWWISE, FILL_LOCAL, FILL_RANDOM, FILL_RUNS, FILL_COINS } fill;
+
+/* FILL_ROWWISE's elements per row: one index value for each. */
+#define ROWWISE_ELEMENTS 256u
 
 static unsigned char* aligned(uint64_t bytes)
 {
@@ -49,8 +58,13 @@ static void fill_indices(unsigned char* p, uint64_t bytes, fill f, uint32_t n)
     }
     for (uint64_t i = 0; i < bytes / 4; ++i) {
         const uint32_t j = (uint32_t)(i % n);
-        int32_t v = f == FILL_ROWS ? (int32_t)(i * 7 % n) : f == FILL_LOCAL ? (int32_t)((j ^ 5) % n)
-                                                                            : (int32_t)((j * 37 + hash(i / n)) % n);
+        /* FILL_TUPLES: 2-tuples (r / 8, r % 8) of the row r = k * 7 % 64 */
+        const uint64_t k = f == FILL_TUPLES ? i / 2 : f == FILL_ROWWISE ? i / ROWWISE_ELEMENTS : i;
+        const uint32_t r = (uint32_t)(k * 7 % (f == FILL_TUPLES ? 64 : n));
+        int32_t v = f == FILL_ROWS || f == FILL_ROWWISE ? (int32_t)r
+            : f == FILL_TUPLES                          ? (int32_t)(i % 2 ? r % 8 : r / 8)
+            : f == FILL_LOCAL                           ? (int32_t)((j ^ 5) % n)
+                                                        : (int32_t)((j * 37 + hash(i / n)) % n);
         memcpy(p + i * 4, &v, 4);
     }
 }
@@ -70,11 +84,15 @@ static int row(int csv, const char* op, const char* pattern, dml_plan* p, fill f
         p->element_count *= p->sizes[d];
     p->index32 = 1;
     const uint32_t e = p->element_size;
-    const uint64_t index_extra = p->kind == DML_PLAN_INDEXED ? (p->index_sizes[0] - 1) * (uint64_t)p->index_strides[0] : 0;
-    const uint64_t out_extra = p->kind == DML_PLAN_SCATTER ? (p->index_sizes[0] - 1) * (uint64_t)p->index_strides[0] : 0;
+    uint64_t tuple_extra = 0; /* the farthest an index tuple moves its element */
+    for (uint32_t k = 0; k < p->index_count; ++k)
+        tuple_extra += (p->index_sizes[k] - 1) * (uint64_t)p->index_strides[k];
+    const uint64_t index_extra = p->kind == DML_PLAN_INDEXED ? tuple_extra : 0;
+    const uint64_t out_extra = p->kind == DML_PLAN_SCATTER ? tuple_extra : 0;
     const uint64_t in_bytes = reach(p, p->in_offset, p->in_strides, index_extra) * e;
     const uint64_t out_bytes = reach(p, p->out_offset, p->out_strides, out_extra) * e;
-    const uint64_t len_bytes = reach(p, p->len_offset, p->len_strides, 0) * p->lengths_element_size;
+    const uint64_t tuple_tail = p->index_count > 1 ? (p->index_count - 1) * (uint64_t)p->index_step : 0;
+    const uint64_t len_bytes = reach(p, p->len_offset, p->len_strides, tuple_tail) * p->lengths_element_size;
     const uint64_t in2_bytes = dml_plan_reads_input2(p->kind) ? reach(p, p->in2_offset, p->in2_strides, 0) * e : 0;
     unsigned char *in = aligned(in_bytes), *idx = aligned(len_bytes), *out = aligned(out_bytes),
                   *in2 = in2_bytes ? aligned(in2_bytes) : NULL;
@@ -178,17 +196,52 @@ int coalescing_indexed_rows(int csv, uint64_t bytes, uint32_t sm_count)
         p.in_offset = 1; /* on; off at 0 */
         failures += row(csv, "ONE_HOT", "depth16-inner", &p, FILL_LOCAL, sm_count);
     }
-    { /* SCATTER of 1 KiB rows (SCATTER_ND with 1-tuples) */
-        dml_plan p = base(DML_PLAN_SCATTER, 4);
+    { /* GATHER_ND: 1 KiB rows of an [8, 8, 256] table by 2-tuples */
+        dml_plan p = base(DML_PLAN_INDEXED, 4);
         p.rank = 2;
         p.sizes[1] = 256;
         p.sizes[0] = elements / 256;
-        p.index_sizes[0] = p.sizes[0];
-        p.index_strides[0] = 256;
+        p.index_count = 2;
+        p.index_sizes[0] = p.index_sizes[1] = 8;
+        p.index_strides[0] = 8 * 256;
+        p.index_strides[1] = 256;
+        p.in_strides[1] = 1;
+        p.out_strides[0] = 256;
+        p.out_strides[1] = 1;
+        p.len_strides[0] = 2;
+        failures += row(csv, "GATHER_ND", "rows-1KiB-2d", &p, FILL_TUPLES, sm_count);
+    }
+    for (int tuples = 0; tuples <= 1; ++tuples) { /* SCATTER_ND of 1 KiB rows, by 1- and 2-tuples */
+        dml_plan p = base(DML_PLAN_SCATTER, 4);
+        p.rank = 2;
+        p.sizes[1] = 256;
+        p.sizes[0] = tuples ? 64 : elements / 256;
+        if (tuples) {
+            p.index_count = 2;
+            p.index_sizes[0] = p.index_sizes[1] = 8;
+            p.index_strides[0] = 8 * 256;
+            p.index_strides[1] = 256;
+            p.len_strides[0] = 2;
+        } else {
+            p.index_sizes[0] = p.sizes[0];
+            p.index_strides[0] = 256;
+            p.len_strides[0] = 1;
+        }
         p.in_strides[0] = 256;
         p.in_strides[1] = p.out_strides[1] = 1;
-        p.len_strides[0] = 1;
-        failures += row(csv, "SCATTER", "rows-1KiB", &p, FILL_ROWS, sm_count);
+        failures += row(csv, "SCATTER_ND", tuples ? "rows-1KiB-2d" : "rows-1KiB", &p, tuples ? FILL_TUPLES : FILL_ROWS,
+            sm_count);
+    }
+    { /* SCATTER_ELEMENTS along axis 0 of [R, 256]: an index per element, equal along the row */
+        dml_plan p = base(DML_PLAN_SCATTER, 4);
+        p.rank = 2;
+        p.sizes[1] = ROWWISE_ELEMENTS;
+        p.sizes[0] = elements / ROWWISE_ELEMENTS;
+        p.index_sizes[0] = p.sizes[0];
+        p.index_strides[0] = ROWWISE_ELEMENTS;
+        p.in_strides[0] = p.len_strides[0] = ROWWISE_ELEMENTS;
+        p.in_strides[1] = p.out_strides[1] = p.len_strides[1] = 1;
+        failures += row(csv, "SCATTER_ELEMENTS", "axis0-rowwise", &p, FILL_ROWWISE, sm_count);
     }
     return failures;
 }

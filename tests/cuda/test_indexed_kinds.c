@@ -16,9 +16,10 @@
  *   - a scatter of many updates to one element: it holds one of them;
  *   - the launcher's paths (rows where the innermost dimension is a
  *     contiguous row with one index, flat otherwise);
- *   - coalescing: gathers of 1 KiB rows, GATHER_ELEMENTS, SELECT, ONE_HOT
- *     and scatters of rows store (and, where contiguous, load) >= 0.9 of the
- *     sectors they touch.
+ *   - coalescing: gathers of rows (by 1- and 2-tuples), GATHER_ELEMENTS,
+ *     SELECT, ONE_HOT, scatters of rows (1- and 2-tuples) and a
+ *     SCATTER_ELEMENTS along the outer axis store (and, where contiguous,
+ *     load) >= 0.9 of the sectors they touch.
  *
  * DML_TEST_QUICK=1 (valgrind) runs a quarter of the random cases.
  */
@@ -265,6 +266,26 @@ static void local_indices(unsigned char* idx, uint64_t bytes)
     }
 }
 
+/* 2-tuples (r / 8, r % 8) of the rows r = 0, 7, 14, ... (mod 64), as INT32. */
+static void spread_tuples(unsigned char* idx, uint64_t bytes)
+{
+    for (uint64_t i = 0; i < bytes / 4; ++i) {
+        const uint32_t r = (uint32_t)(i / 2 * 7 % 64);
+        const int32_t v = (int32_t)(i % 2 ? r % 8 : r / 8);
+        memcpy(idx + i * 4, &v, 4);
+    }
+}
+
+/* One INT32 position per element of rows of 256, equal along each row:
+ * row k's elements go to row k * 5 % 64. */
+static void rowwise_indices(unsigned char* idx, uint64_t bytes)
+{
+    for (uint64_t i = 0; i < bytes / 4; ++i) {
+        const int32_t v = (int32_t)(i / 256 * 5 % 64);
+        memcpy(idx + i * 4, &v, 4);
+    }
+}
+
 static void halves(unsigned char* idx, uint64_t bytes)
 {
     for (uint64_t i = 0; i < bytes; ++i)
@@ -339,6 +360,28 @@ START_TEST(natural_layouts_coalesce)
     s.index_strides[0] = 256;
     measure(&s, 64 * 1024, 64 * 4, 0, 64 * 1024, permuted_indices, &load, &store);
     ck_assert_msg(load >= 0.99 && store >= 0.99, "SCATTER rows: load %.3f store %.3f", load, store);
+    /* SCATTER_ELEMENTS along axis 0 of [64, 256]: an index per element, equal along each row */
+    dml_plan se = s;
+    se.len_strides[0] = 256;
+    se.len_strides[1] = 1;
+    measure(&se, 64 * 1024, 64 * 1024, 0, 64 * 1024, rowwise_indices, &load, &store);
+    ck_assert_msg(load >= 0.99 && store >= 0.99, "SCATTER_ELEMENTS axis 0: load %.3f store %.3f", load, store);
+    /* GATHER_ND and SCATTER_ND of 1 KiB rows of an [8, 8, 256] table by 2-tuples */
+    dml_plan nd = s;
+    nd.index_count = 2;
+    nd.index_sizes[0] = nd.index_sizes[1] = 8;
+    nd.index_strides[0] = 8 * 256;
+    nd.index_strides[1] = 256;
+    nd.len_strides[0] = 2;
+    measure(&nd, 64 * 1024, 64 * 2 * 4, 0, 64 * 1024, spread_tuples, &load, &store);
+    ck_assert_msg(load >= 0.99 && store >= 0.99, "SCATTER_ND 2-tuple rows: load %.3f store %.3f", load, store);
+    nd.kind = DML_PLAN_INDEXED;
+    nd.sizes[0] = 256;
+    nd.element_count = 256 * 256;
+    nd.in_strides[0] = 0;
+    nd.out_strides[0] = 256;
+    measure(&nd, 64 * 1024, 256 * 2 * 4, 0, 256 * 1024, spread_tuples, &load, &store);
+    ck_assert_msg(load >= 0.99 && store >= 0.99, "GATHER_ND 2-tuple rows: load %.3f store %.3f", load, store);
     /* SELECT of [1024, 64] FLOAT32, a random condition: stores whole, each input loads what it gives */
     dml_plan c;
     memset(&c, 0, sizeof c);
