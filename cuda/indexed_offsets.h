@@ -2,7 +2,7 @@
  * indexed_offsets.h — what the data-dependent kinds' thread code shares
  * (indexed_thread.h, scatter_thread.h, select_thread.h):
  * an output item's offsets in every tensor of the plan, and the index
- * elements read from device memory, each load traced (the emulator checks
+ * tuples read from device memory (a gather's source, a scatter's target), each load traced (the emulator checks
  * it against the lengths range before it is made) and interpreted by
  * core/plan.h's dml_index_load / dml_index_resolve / dml_index_clamp, the
  * one definition of the index rules. 32-bit arithmetic when the plan's
@@ -85,6 +85,27 @@ DML_HD int64_t dml_indexed_source(const dml_plan* plan, const void* indices, int
             in = (int32_t)in + (int32_t)position * (int32_t)plan->index_strides[k];
     }
     return in;
+}
+
+/* The output offset the update with affine output part `out` and index
+ * tuple at `len` goes to; false: dropped. */
+DML_HD bool dml_scatter_target(const dml_plan* plan, const void* indices, int64_t out, int64_t len, int wide,
+    uint32_t instruction, int64_t* target)
+{
+    for (uint32_t k = 0; k < plan->index_count; ++k) {
+        DML_INSTRUCTION(instruction + k);
+        uint64_t position;
+        const int64_t at = len + (int64_t)k * plan->index_step;
+        if (!dml_index_resolve(dml_index_element(plan, indices, at), plan->index_signed, plan->index_sizes[k],
+                &position))
+            return false;
+        if (wide)
+            out += (int64_t)position * plan->index_strides[k];
+        else /* position < index_sizes[k]: the term is within the plan's 32-bit reach */
+            out = (int32_t)out + (int32_t)position * (int32_t)plan->index_strides[k];
+    }
+    *target = out;
+    return true;
 }
 
 #endif /* DML_CUDA_INDEXED_OFFSETS_H */

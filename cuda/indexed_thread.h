@@ -36,8 +36,11 @@
  * data accesses, per element of the group. */
 #define DML_INDEXED_IDS (DML_PLAN_MAX_RANK + 1)
 
-DML_HD void dml_indexed_thread(const dml_indexed_params* p, uint64_t block_index, uint32_t thread_index,
-    uint64_t grid_dim, uint32_t block_dim, int wide)
+/* The flat path's grid-stride pass, a gather's (scatter 0: the index tuple
+ * picks the source, clamped) or a scatter's (1: it picks the target; an
+ * update whose tuple is out of range is neither loaded nor stored). */
+DML_HD void dml_indexed_elements(const dml_indexed_params* p, uint64_t block_index, uint32_t thread_index,
+    uint64_t grid_dim, uint32_t block_dim, int wide, int scatter)
 {
     const dml_plan* plan = &p->plan;
     const uint32_t e = plan->element_size;
@@ -58,10 +61,16 @@ DML_HD void dml_indexed_thread(const dml_indexed_params* p, uint64_t block_index
             if (at >= plan->element_count)
                 continue;
             const dml_item_offsets o = dml_item_offsets_of(plan, at, wide);
-            const int64_t src = dml_indexed_source(plan, p->indices, o.in, o.len, wide, id);
+            int64_t src = o.in, target = o.out;
+            if (scatter) {
+                if (!dml_scatter_target(plan, p->indices, o.out, o.len, wide, id, &target))
+                    continue;
+            } else {
+                src = dml_indexed_source(plan, p->indices, o.in, o.len, wide, id);
+            }
             DML_INSTRUCTION(id + DML_PLAN_MAX_RANK);
             values[g] = dml_load_element(in + src * (int64_t)e, e, DML_SITE_LOAD);
-            targets[g] = o.out;
+            targets[g] = target;
         }
         DML_UNROLL
         for (uint32_t g = 0; g < DML_INDEXED_GROUP; ++g) {
@@ -70,6 +79,12 @@ DML_HD void dml_indexed_thread(const dml_indexed_params* p, uint64_t block_index
                 dml_store_element(out + targets[g] * (int64_t)e, values[g], e, DML_SITE_STORE);
         }
     }
+}
+
+DML_HD void dml_indexed_thread(const dml_indexed_params* p, uint64_t block_index, uint32_t thread_index,
+    uint64_t grid_dim, uint32_t block_dim, int wide)
+{
+    dml_indexed_elements(p, block_index, thread_index, grid_dim, block_dim, wide, 0);
 }
 
 /* One row segment's lines [first, end) of the 16-byte output lines from
