@@ -11,14 +11,13 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/ops/op.h"
 #include "cpu_cast.h"
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 #include "cpu_simd.h"
+#include "guarded.h"
 #include "reference.h"
 
 static const dml_cpu_isa_level levels[] = { DML_CPU_ISA_PORTABLE, DML_CPU_ISA_AVX2, DML_CPU_ISA_AVX512_VBMI };
@@ -105,7 +104,6 @@ START_TEST(widening_threshold_straddled)
     if (quick && *quick == '1')
         return;
     cpu_pool* pool = _i ? cpu_pool_create(3) : NULL;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     for (uint32_t less = 0; less <= 64; less += 64) {
         const uint32_t n = (uint32_t)((DML_CPU_WIDENING_STREAM_MIN_BYTES - less) / 4);
         uint32_t sizes[1] = { n };
@@ -116,11 +114,10 @@ START_TEST(widening_threshold_straddled)
         DML_OPERATOR_DESC od = { DML_OPERATOR_CAST, &cd };
         dml_plan plan;
         ck_assert_int_ge(dml_plan_from_desc(&od, &plan), 0);
-        const size_t out_bytes = 4ull * n, pages = (out_bytes + page - 1) / page;
-        unsigned char* map = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        ck_assert(map != MAP_FAILED);
-        ck_assert_int_eq(mprotect(map + pages * page, page, PROT_NONE), 0);
-        unsigned char* out = map + pages * page - out_bytes;
+        const size_t out_bytes = 4ull * n;
+        guarded g;
+        guarded_make(&g, out_bytes);
+        unsigned char* out = g.data;
         unsigned char* in = malloc(n);
         ck_assert(in);
         for (uint32_t i = 0; i < n; ++i)
@@ -132,8 +129,9 @@ START_TEST(widening_threshold_straddled)
             memcpy(&f, out + 4ull * i, 4);
             ck_assert_msg(f == (float)in[i], "element %u of %u: %g, want %u", i, n, (double)f, in[i]);
         }
+        guarded_check_before(&g, "widening cast");
         free(in);
-        munmap(map, (pages + 1) * page);
+        guarded_free(&g);
     }
     cpu_pool_destroy(pool);
 }

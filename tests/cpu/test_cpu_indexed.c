@@ -19,14 +19,13 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/plan.h"
 #include "cpu_execute.h"
 #include "cpu_indexed.h"
 #include "cpu_pool.h"
 #include "cpu_select.h"
+#include "guarded.h"
 
 typedef unsigned char byte;
 
@@ -50,43 +49,6 @@ static int cases(int full)
 {
     const char* quick = getenv("DML_TEST_QUICK");
     return quick && quick[0] && strcmp(quick, "0") != 0 ? (full + 3) / 4 : full;
-}
-
-/* ---- exact-size buffers before a guard page ------------------------------ */
-
-#define BEFORE_PATTERN 0xA5
-
-typedef struct guarded {
-    byte* map;
-    size_t map_bytes;
-    byte* data; /* bytes before the guard page */
-    size_t bytes;
-} guarded;
-
-static void guarded_make(guarded* g, size_t bytes)
-{
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (bytes + page - 1) / page + 1;
-    g->map_bytes = (pages + 1) * page;
-    g->map = mmap(NULL, g->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ck_assert(g->map != MAP_FAILED);
-    byte* guard = g->map + pages * page;
-    ck_assert_int_eq(mprotect(guard, page, PROT_NONE), 0);
-    memset(g->map, BEFORE_PATTERN, pages * page);
-    g->data = guard - bytes;
-    g->bytes = bytes;
-}
-
-static void guarded_check_before(const guarded* g, const char* what)
-{
-    const byte* b = g->map;
-    while (b < g->data && *b == BEFORE_PATTERN)
-        ++b;
-    ck_assert_msg(b == g->data, "%s: byte %td before the buffer was written", what, g->data - b);
-}
-
-static void guarded_free(guarded* g)
-{
-    munmap(g->map, g->map_bytes);
 }
 
 /* ---- the reference ------------------------------------------------------- */

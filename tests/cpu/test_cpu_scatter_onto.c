@@ -22,13 +22,12 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/plan.h"
 #include "cpu_execute.h"
 #include "cpu_pool.h"
 #include "cpu_scatter_onto.h"
+#include "guarded.h"
 
 typedef unsigned char byte;
 
@@ -46,30 +45,12 @@ static uint64_t below(uint64_t* s, uint64_t n)
     return next(s) % n;
 }
 
-/* Bytes that end at a guard page. */
-typedef struct guarded {
-    byte* map;
-    size_t map_bytes;
-    byte* data;
-    size_t bytes;
-} guarded;
-
-static void guarded_make(guarded* g, size_t bytes, uint64_t* s)
+/* A guarded buffer of random bytes. */
+static void random_guarded(guarded* g, size_t bytes, uint64_t* s)
 {
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (bytes + page - 1) / page * page;
-    g->map_bytes = span + page;
-    g->map = mmap(NULL, g->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ck_assert_ptr_ne(g->map, MAP_FAILED);
-    ck_assert_int_eq(mprotect(g->map + span, page, PROT_NONE), 0);
-    g->data = g->map + span - bytes;
-    g->bytes = bytes;
+    guarded_make(g, bytes);
     for (size_t i = 0; i < bytes; ++i)
         g->data[i] = (byte)next(s);
-}
-
-static void guarded_free(guarded* g)
-{
-    munmap(g->map, g->map_bytes);
 }
 
 typedef struct onto_case {
@@ -214,10 +195,10 @@ static void case_make(onto_case* t, uint64_t* s, int form, uint32_t E, uint64_t 
     c->out_offset = (int64_t)before;
     p->out_offset = (int64_t)before;
     p->in_offset = (int64_t)below(s, 20);
-    guarded_make(&t->in, (in_before + count) * E, s);
-    guarded_make(&t->upd, ((uint64_t)p->in_offset + p->element_count) * E, s);
-    guarded_make(&t->out, (before + count + after) * E, s);
-    guarded_make(&t->idx, index_elements * p->lengths_element_size, s);
+    random_guarded(&t->in, (in_before + count) * E, s);
+    random_guarded(&t->upd, ((uint64_t)p->in_offset + p->element_count) * E, s);
+    random_guarded(&t->out, (before + count + after) * E, s);
+    random_guarded(&t->idx, index_elements * p->lengths_element_size, s);
     const uint64_t bound = form == 1 ? 0 : p->index_sizes[0];
     for (uint64_t i = 0; i < index_elements; ++i) {
         const uint64_t n = form == 1 ? p->index_sizes[i % 2] : bound;

@@ -14,8 +14,6 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/ops/op.h"
 #include "cpu_cast.h"
@@ -25,6 +23,8 @@
 #include "cpu_pool.h"
 #include "cpu_scale_bias.h"
 #include "cpu_simd.h"
+#include "guarded.h"
+#include "pad_check.h"
 #include "reference.h"
 
 static const DML_TENSOR_DATA_TYPE types[] = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
@@ -120,80 +120,6 @@ START_TEST(sequences_at_far_positions)
 }
 END_TEST
 
-/* Exact-size buffers: `bytes` ending where a PROT_NONE page starts (so
- * their first byte's place in a line is set by the size), and the 64 bytes
- * before them filled with a pattern the test checks afterwards. */
-typedef struct guarded {
-    unsigned char* map;
-    size_t map_bytes;
-    unsigned char* data;
-    size_t bytes, before;
-} guarded;
-
-static void guarded_make(guarded* g, size_t bytes)
-{
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t pages = (bytes + 64 + page - 1) / page;
-    g->map_bytes = (pages + 1) * page;
-    g->map = mmap(NULL, g->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ck_assert(g->map != MAP_FAILED);
-    unsigned char* guard = g->map + pages * page;
-    ck_assert_int_eq(mprotect(guard, page, PROT_NONE), 0);
-    g->data = guard - bytes;
-    g->bytes = bytes;
-    g->before = (size_t)(g->data - g->map) < 64 ? (size_t)(g->data - g->map) : 64;
-    for (size_t i = 0; i < g->before + bytes; ++i)
-        g->data[(ptrdiff_t)i - (ptrdiff_t)g->before] = (unsigned char)(i * 29 + 3);
-}
-
-static void guarded_check_before(const guarded* g)
-{
-    for (size_t i = 0; i < g->before; ++i)
-        ck_assert_uint_eq(g->data[(ptrdiff_t)i - (ptrdiff_t)g->before], (unsigned char)(i * 29 + 3));
-}
-
-static void guarded_free(guarded* g)
-{
-    munmap(g->map, g->map_bytes);
-}
-
-static void run_pad(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, DML_PADDING_MODE mode, const uint32_t* in_sizes,
-    const uint32_t* starts, const uint32_t* ends)
-{
-    const uint32_t e = dml_data_type_size(type);
-    uint32_t out_sizes[2] = { in_sizes[0] + starts[0] + ends[0], in_sizes[1] + starts[1] + ends[1] };
-    uint64_t in_bytes, out_bytes;
-    ck_assert(dml_calc_buffer_tensor_size(type, 2, in_sizes, NULL, &in_bytes));
-    ck_assert(dml_calc_buffer_tensor_size(type, 2, out_sizes, NULL, &out_bytes));
-    DML_BUFFER_TENSOR_DESC bi = { type, DML_TENSOR_FLAG_NONE, 2, in_sizes, NULL, in_bytes, 0 };
-    DML_BUFFER_TENSOR_DESC bo = { type, DML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, out_bytes, 0 };
-    DML_TENSOR_DESC ti = { DML_TENSOR_TYPE_BUFFER, &bi }, to = { DML_TENSOR_TYPE_BUFFER, &bo };
-    DML_PADDING_OPERATOR_DESC pd = { &ti, &to, mode, 2.5f, 2, starts, ends };
-    DML_OPERATOR_DESC od = { DML_OPERATOR_PADDING, &pd };
-    dml_plan plan;
-    ck_assert_int_ge(dml_plan_from_desc(&od, &plan), 0);
-    /* The output's exact elements (no rounding up to 4 bytes) end at the guard page. */
-    const size_t out_exact = (size_t)out_sizes[0] * out_sizes[1] * e;
-    unsigned char* in = malloc(in_bytes);
-    unsigned char* want = malloc(out_exact);
-    ck_assert(in && want);
-    for (uint64_t i = 0; i < in_bytes; ++i)
-        in[i] = (unsigned char)(i * 131 + 7);
-    guarded g;
-    guarded_make(&g, out_exact);
-    memcpy(want, g.data, out_exact);
-    dml_plan_args args = { in, NULL, g.data, in_bytes, 0, out_exact, NULL, 0 };
-    dml_cpu_pad(pool, NULL, 3, &plan, &args);
-    ref_view vi = { e, 2, in_sizes, NULL, in, in_bytes }, vo = { e, 2, out_sizes, NULL, want, out_exact };
-    ref_padding(&vi, &vo, (uint32_t)mode, plan.fill_start.bytes, starts); /* 2.5 in the type */
-    ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "pad type %d mode %d [%u, %u]", (int)type, (int)mode,
-        out_sizes[0], out_sizes[1]);
-    guarded_check_before(&g);
-    guarded_free(&g);
-    free(in);
-    free(want);
-}
-
 static void run_cast(cpu_pool* pool, DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA_TYPE to_type, uint32_t n)
 {
     const uint32_t ie = dml_data_type_size(from), oe = dml_data_type_size(to_type);
@@ -221,7 +147,7 @@ static void run_cast(cpu_pool* pool, DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA_
     ref_view vi = { ie, 1, sizes, NULL, in, in_bytes }, vo = { oe, 1, sizes, NULL, want, out_exact };
     ref_cast(&vi, (uint32_t)from, &vo, (uint32_t)to_type);
     ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "cast %d -> %d, %u elements", (int)from, (int)to_type, n);
-    guarded_check_before(&g);
+    guarded_check_before(&g, "run_cast");
     guarded_free(&g);
     free(in);
     free(want);
@@ -261,7 +187,7 @@ static void run_fill(cpu_pool* pool, DML_TENSOR_DATA_TYPE type, int sequence, ui
     ref_fill(&v, (uint32_t)type, start, delta, sequence);
     ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "fill type %d sequence %d, %u elements", (int)type, sequence,
         n);
-    guarded_check_before(&g);
+    guarded_check_before(&g, "run_fill");
     guarded_free(&g);
     free(want);
 }
@@ -297,7 +223,7 @@ static void run_scale_bias(cpu_pool* pool, uint32_t n)
     dml_plan_args args = { in, NULL, g.data, bytes, 0, out_exact, NULL, 0 };
     dml_cpu_scale_bias(pool, NULL, 3, &plan, &args);
     ck_assert_msg(memcmp(g.data, want, out_exact) == 0, "scale-bias, %u elements", n);
-    guarded_check_before(&g);
+    guarded_check_before(&g, "run_scale_bias");
     guarded_free(&g);
     free(in);
     free(want);
@@ -329,8 +255,8 @@ START_TEST(streamed_outputs_stay_in_range)
         const uint32_t in_sizes[2] = { 9 + extra % 5, 300 + extra }, starts[2] = { 1, 1 + extra % 3 },
                        ends[2] = { 2, 1 };
         for (DML_PADDING_MODE mode = DML_PADDING_MODE_CONSTANT; mode <= DML_PADDING_MODE_SYMMETRIC; ++mode)
-            run_pad(pool, (extra & 3) == 0 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_UINT8, mode, in_sizes,
-                starts, ends);
+            check_padding(pool, (extra & 3) == 0 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_UINT8, mode,
+                2.5f, in_sizes, starts, ends);
         run_cast(pool, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT32, 1000 + extra);
         run_cast(pool, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, 2000 + extra);
         run_cast(pool, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, 1000 + extra);
