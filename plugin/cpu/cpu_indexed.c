@@ -146,6 +146,8 @@ static void prefetch_row(const byte* src, uint64_t row_bytes)
  * only written, so reading its lines first would be wasted. */
 static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end)
 {
+    if (begin >= end)
+        return;
     const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, row_bytes = n * e;
     const uint64_t first = begin / n, count = (end - 1) / n - first + 1;
     const int prefetch = a->input_bytes >= PREFETCH_MIN_INPUT;
