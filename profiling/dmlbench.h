@@ -79,6 +79,10 @@ typedef struct built_case {
     DML_SCATTER_OPERATOR_DESC scatter;
     DML_SCATTER_ND_OPERATOR_DESC scatter_nd;
     DML_ELEMENT_WISE_IF_OPERATOR_DESC element_wise_if;
+    UINT repeats[4];
+    DML_TILE_OPERATOR_DESC tile;
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space;
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth;
     int lengths_first; /* the operator's input 0 is `lengths` (ELEMENT_WISE_IF's condition), then `in` */
     DML_TENSOR_DESC parts[2];
     DML_OPERATOR_DESC desc;
@@ -98,7 +102,7 @@ typedef struct case_entry {
 
 /* In the order of the table; --case names them. A constant count, for
  * arrays of a flag per case (throughput_cases.c asserts it). */
-#define BENCH_CASE_COUNT 31
+#define BENCH_CASE_COUNT 34
 extern const case_entry bench_cases[];
 
 /* Builds the case for `bytes` of output elements of element_size bytes,

@@ -1,6 +1,7 @@
 /*
  * throughput_cases.c — the cases of dmlbench's throughput table (see
- * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, PADDING, JOIN, SPLIT, CAST, FILL and GATHER descs
+ * profiling/README.md): SLICE1, REVERSE_SUBSEQUENCES, PADDING, JOIN, SPLIT, TILE, DEPTH_TO_SPACE1,
+ * SPACE_TO_DEPTH1, CAST, FILL and GATHER descs
  * shaped as hosts use them, each for any element size and output size.
  */
 #include "dmlbench.h"
@@ -269,6 +270,67 @@ static int case_join_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { 
 static int case_split_inner(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 1, 1); }
 static int case_split_outer(built_case* c, DML_TENSOR_DATA_TYPE t, uint64_t n) { return build_join_split(c, t, n, 0, 1); }
 
+/* TILE of [R/2, 512] by {2, 2} into [R, 1024]: each input row twice along
+ * the row, the whole twice along the rows (np.tile(x, (2, 2))). */
+static int case_tile(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT row = row_of(n), rows = rows_of(n, row);
+    if (row < 2 || rows < 2)
+        return -1;
+    UINT in_sizes[2] = { rows / 2, row / 2 }, out_sizes[2] = { rows / 2 * 2, row / 2 * 2 };
+    btensor_init(&c->in, type, 2, in_sizes, NULL);
+    btensor_init(&c->out, type, 2, out_sizes, NULL);
+    c->repeats[0] = c->repeats[1] = 2;
+    c->tile = (DML_TILE_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, c->repeats };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_TILE, &c->tile };
+    c->inputs = 1;
+    return 0;
+}
+
+/* DEPTH_TO_SPACE1 (DEPTH_COLUMN_ROW, ONNX's DCR) with blocks of 2 in NCHW:
+ * [1, 4C, H, 512] -> [1, C, 2H, 1024] (C = 16 where the size allows), and
+ * SPACE_TO_DEPTH1 the other way; each output row interleaves two input rows
+ * (depth to space) or takes every other element of one (space to depth). */
+static int depth_space_shape(uint64_t n, UINT* channels, UINT* height)
+{
+    const uint64_t out_rows = n / ROW; /* rows of 1024 on the space side */
+    if (out_rows < 2)
+        return -1;
+    *channels = out_rows >= 32 ? 16 : 1;
+    *height = (UINT)(out_rows / (2u * *channels));
+    return *height ? 0 : -1;
+}
+
+static int case_depth_to_space(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT ch, h;
+    if (depth_space_shape(n, &ch, &h) < 0)
+        return -1;
+    UINT depth[4] = { 1, 4 * ch, h, ROW / 2 }, space[4] = { 1, ch, 2 * h, ROW };
+    btensor_init(&c->in, type, 4, depth, NULL);
+    btensor_init(&c->out, type, 4, space, NULL);
+    c->depth_to_space = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2,
+        DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE1, &c->depth_to_space };
+    c->inputs = 1;
+    return 0;
+}
+
+static int case_space_to_depth(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    UINT ch, h;
+    if (depth_space_shape(n, &ch, &h) < 0)
+        return -1;
+    UINT depth[4] = { 1, 4 * ch, h, ROW / 2 }, space[4] = { 1, ch, 2 * h, ROW };
+    btensor_init(&c->in, type, 4, space, NULL);
+    btensor_init(&c->out, type, 4, depth, NULL);
+    c->space_to_depth = (DML_SPACE_TO_DEPTH1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2,
+        DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
+    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &c->space_to_depth };
+    c->inputs = 1;
+    return 0;
+}
+
 /* CAST of [R, 1024] from one type to another: built only for the element
  * size of its output type (the table's element size; the case's n elements
  * are its output's). */
@@ -463,6 +525,9 @@ const case_entry bench_cases[] = {
     { "join_outer", case_join_outer, 1 },
     { "split_inner", case_split_inner, 1 },
     { "split_outer", case_split_outer, 1 },
+    { "tile", case_tile, 1 },
+    { "depth_to_space", case_depth_to_space, 0 },
+    { "space_to_depth", case_space_to_depth, 0 },
     { "cast_f32_f16", case_cast_f32_f16, 1 },
     { "cast_f32_i32", case_cast_f32_i32, 1 },
     { "cast_u8_f32", case_cast_u8_f32, 1 },
@@ -497,8 +562,10 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
         c->bytes_read = c->in.sizes[1] * (uint64_t)element_size;
     else if (c->inputs == 0) /* the fills only write */
         c->bytes_read = 0;
-    else if (c->desc.Type == DML_OPERATOR_PADDING || c->desc.Type == DML_OPERATOR_CAST)
-        /* the input once (PADDING: the border elements read again are cached; CAST: another element size) */
+    else if (c->desc.Type == DML_OPERATOR_PADDING || c->desc.Type == DML_OPERATOR_CAST ||
+        c->desc.Type == DML_OPERATOR_TILE)
+        /* the input once (PADDING: the border elements read again are cached; TILE: its repeats too;
+         * CAST: another element size) */
         c->bytes_read = c->in.buffer.TotalTensorSizeInBytes;
     else
         c->bytes_read = c->bytes_written;

@@ -382,6 +382,19 @@ ALWAYS_INLINE int row_is_memcpy(int64_t is, int64_t os, uint64_t n, size_t E)
     return is == 1 && os == 1 && n * E > 16 && !t_stream;
 }
 
+/* out[r * n + j] = in[j * is + r] for r < rows, j < n (is in bytes): n
+ * input rows interleaved into one output run, as a DEPTH_TO_SPACE's block
+ * of n does ([1, 4C, H, W] -> [1, C, 2H, 2W], 4-byte, 64 MiB, 2-core VM:
+ * one 2-element row at a time ran at 0.07-0.32x memcpy). */
+#define ZIP_MAX_ROWS 8u
+ALWAYS_INLINE void zip_rows(byte* out, const byte* in, int64_t is, uint64_t rows, uint64_t n, size_t E)
+{
+    uint64_t r = n == 2 ? dml_cpu_zip2_avx512(out, in, in + is, rows, E) : 0;
+    for (; r < rows; ++r)
+        for (uint64_t j = 0; j < n; ++j)
+            memcpy(out + (r * n + j) * E, in + (int64_t)j * is + (int64_t)(r * E), E);
+}
+
 /* `count` rows of n elements, row r from input element in + r * in_step
  * to output element out + r * out_step (row strides is, os; offsets in
  * elements of the bound tensors). Rows whose input lies at falling
@@ -402,6 +415,10 @@ ALWAYS_INLINE void copy_row_run(const byte* in, int64_t in_at, int64_t in_step, 
     }
     if (row_is_memcpy(is, os, n, E)) {
         memcpy_rows(out + out_at * e, out_step * e, in + in_at * e, in_step * e, count, n * E);
+        return;
+    }
+    if (n >= 2 && n <= ZIP_MAX_ROWS && os == 1 && out_step == (int64_t)n && in_step == 1 && count >= 2) {
+        zip_rows(out + out_at * e, in + in_at * e, is * e, count, n, E);
         return;
     }
     if (t_stream && is == 1 && os == 1 && n * E >= 64) {

@@ -332,6 +332,96 @@ DML_TARGET_AVX512_VBMI static uint64_t stride2_bytes_vbmi(byte* dst, const byte*
 }
 
 /* The whole 64-byte lines of dst's span, one 64-byte stream each. */
+/* ---- two rows zipped (a DEPTH_TO_SPACE's block of 2) ------------------- */
+
+/* The permute indices of output vectors 0 and 1 for each element size:
+ * lane k takes row k % 2's element k / 2 (vector 1: V / 2 further), as
+ * two-source permute lanes (below V = 64 / E: the first row's vector, from
+ * V: the second's); little-endian lanes of E bytes. */
+static const byte zip2_index[4][2][64] = {
+    {
+        { 0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71, 8, 72, 9, 73, 10, 74, 11, 75, 12, 76, 13, 77, 14,
+          78, 15, 79, 16, 80, 17, 81, 18, 82, 19, 83, 20, 84, 21, 85, 22, 86, 23, 87, 24, 88, 25, 89, 26, 90, 27, 91,
+          28, 92, 29, 93, 30, 94, 31, 95 },
+        { 32, 96, 33, 97, 34, 98, 35, 99, 36, 100, 37, 101, 38, 102, 39, 103, 40, 104, 41, 105, 42, 106, 43, 107, 44,
+          108, 45, 109, 46, 110, 47, 111, 48, 112, 49, 113, 50, 114, 51, 115, 52, 116, 53, 117, 54, 118, 55, 119, 56,
+          120, 57, 121, 58, 122, 59, 123, 60, 124, 61, 125, 62, 126, 63, 127 },
+    },
+    {
+        { 0, 0, 32, 0, 1, 0, 33, 0, 2, 0, 34, 0, 3, 0, 35, 0, 4, 0, 36, 0, 5, 0, 37, 0, 6, 0, 38, 0, 7, 0, 39, 0, 8,
+          0, 40, 0, 9, 0, 41, 0, 10, 0, 42, 0, 11, 0, 43, 0, 12, 0, 44, 0, 13, 0, 45, 0, 14, 0, 46, 0, 15, 0, 47, 0 },
+        { 16, 0, 48, 0, 17, 0, 49, 0, 18, 0, 50, 0, 19, 0, 51, 0, 20, 0, 52, 0, 21, 0, 53, 0, 22, 0, 54, 0, 23, 0,
+          55, 0, 24, 0, 56, 0, 25, 0, 57, 0, 26, 0, 58, 0, 27, 0, 59, 0, 28, 0, 60, 0, 29, 0, 61, 0, 30, 0, 62, 0,
+          31, 0, 63, 0 },
+    },
+    {
+        { 0, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 17, 0, 0, 0, 2, 0, 0, 0, 18, 0, 0, 0, 3, 0, 0, 0, 19, 0, 0, 0, 4, 0,
+          0, 0, 20, 0, 0, 0, 5, 0, 0, 0, 21, 0, 0, 0, 6, 0, 0, 0, 22, 0, 0, 0, 7, 0, 0, 0, 23, 0, 0, 0 },
+        { 8, 0, 0, 0, 24, 0, 0, 0, 9, 0, 0, 0, 25, 0, 0, 0, 10, 0, 0, 0, 26, 0, 0, 0, 11, 0, 0, 0, 27, 0, 0, 0, 12,
+          0, 0, 0, 28, 0, 0, 0, 13, 0, 0, 0, 29, 0, 0, 0, 14, 0, 0, 0, 30, 0, 0, 0, 15, 0, 0, 0, 31, 0, 0, 0 },
+    },
+    {
+        { 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+          0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0 },
+        { 4, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0,
+          0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0 },
+    },
+};
+
+#define ZIP2_ROWS(PERMUTE2)                                                      \
+    do {                                                                         \
+        const uint64_t V = 64 / E;                                               \
+        const unsigned log2_e = E == 1 ? 0 : E == 2 ? 1 : E == 4 ? 2 : 3;       \
+        const __m512i lo = LOAD(zip2_index[log2_e][0]);                          \
+        const __m512i hi = LOAD(zip2_index[log2_e][1]);                          \
+        uint64_t r = 0;                                                          \
+        for (; r + V <= rows; r += V) {                                          \
+            const __m512i x = LOAD(a + r * E), y = LOAD(b + r * E);              \
+            STORE(dst + 2 * r * E, PERMUTE2(x, lo, y, E));                       \
+            STORE(dst + 2 * r * E + 64, PERMUTE2(x, hi, y, E));                  \
+        }                                                                        \
+        return r;                                                                \
+    } while (0)
+
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t zip2_avx512(byte* dst, const byte* a, const byte* b, uint64_t rows, size_t E)
+{
+    ZIP2_ROWS(permute2);
+}
+
+/* One instantiation per element size (E constant in the loop). */
+DML_TARGET_AVX512 static uint64_t zip2_2(byte* dst, const byte* a, const byte* b, uint64_t rows)
+{
+    return zip2_avx512(dst, a, b, rows, 2);
+}
+DML_TARGET_AVX512 static uint64_t zip2_4(byte* dst, const byte* a, const byte* b, uint64_t rows)
+{
+    return zip2_avx512(dst, a, b, rows, 4);
+}
+DML_TARGET_AVX512 static uint64_t zip2_8(byte* dst, const byte* a, const byte* b, uint64_t rows)
+{
+    return zip2_avx512(dst, a, b, rows, 8);
+}
+
+DML_TARGET_AVX512_VBMI static uint64_t zip2_bytes_vbmi(byte* dst, const byte* a, const byte* b, uint64_t rows)
+{
+    const size_t E = 1;
+    ZIP2_ROWS(permute2_vbmi);
+}
+
+uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
+    size_t E)
+{
+    if (!have_avx512())
+        return 0;
+    switch (E) {
+    case 1: return have_avx512_vbmi() ? zip2_bytes_vbmi(dst, a, b, rows) : 0;
+    case 2: return zip2_2(dst, a, b, rows);
+    case 4: return zip2_4(dst, a, b, rows);
+    case 8: return zip2_8(dst, a, b, rows);
+    default: return 0;
+    }
+}
+
 DML_TARGET_AVX512 static void stream_lines(byte* dst, const byte* src, uint64_t lines)
 {
     for (uint64_t k = 0; k < lines; ++k)
@@ -388,6 +478,13 @@ uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src
 uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes)
 {
     (void)dst, (void)src, (void)bytes;
+    return 0;
+}
+
+uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
+    size_t E)
+{
+    (void)dst, (void)a, (void)b, (void)rows, (void)E;
     return 0;
 }
 

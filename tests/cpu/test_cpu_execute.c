@@ -254,6 +254,31 @@ START_TEST(test_stride2_rows)
 }
 END_TEST
 
+/* Output rows that interleave n input rows (a DEPTH_TO_SPACE's block of
+ * n: out[r * n + j] = in[j * S + r]), n = 2 to 9 (past the zipped path's
+ * 8), the run lengths straddling the vector widths, input rows apart by
+ * more than a run, in either order (S < 0). */
+START_TEST(test_zipped_rows)
+{
+    rng r = { 2929 };
+    static const uint64_t runs[] = { 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 128, 129, 513 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (uint64_t n = 2; n <= 9; n++)
+            for (size_t l = 0; l < COUNT(runs); l++) {
+                const uint64_t sizes[3] = { 2, runs[l], n };
+                const int64_t row = (int64_t)(runs[l] + 3), across = (int64_t)(l % 2 ? -row : row);
+                const int64_t in_strides[3] = { (int64_t)n * row, 1, across };
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 3, .element_size = element_sizes[e],
+                    .sizes = sizes, .max_elements = 2 * 513 * 9, .in_strides = in_strides,
+                    .in_layout = LAYOUT_PACKED, .out_layout = LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, NULL);
+                case_free(&t);
+            }
+}
+END_TEST
+
 /* Rows of every pattern whose output is streamed (the threshold lowered
  * to 0): reversed, stride +-2, broadcast and plain rows, lengths around the
  * vector widths, the smallest staged row and the stage buffer; outputs at
@@ -1075,6 +1100,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_clamp_lengths_vectors);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
+    tcase_add_test(plans, test_zipped_rows);
     tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
