@@ -787,9 +787,50 @@ unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_t
     return dml_cpu_cost_threads(model ? model : &fallback, plan->element_count * plan->element_size, max_threads);
 }
 
+/* A gather whose output rows each take every n-th input element, the n
+ * rows of a group from one run of the input (a SPACE_TO_DEPTH's block of n:
+ * a dimension of n <= 8 whose input stride times n is the innermost
+ * dimension's), walks that dimension just outside the rows: the group's
+ * rows then read their input lines while they are in L1, instead of in n
+ * sweeps over the whole input, each dropping n - 1 of every n elements it
+ * loads ([1, C, 2H, 1024] -> [1, 4C, H, 512], 64 MiB, 2-core VM: 0.18-0.48x
+ * memcpy in output order, 0.30-0.86x so). Only for outputs that stream (from
+ * memory): smaller ones, from the caches, lost more to the shorter groups
+ * of rows than they saved (8-byte, 1 MiB: 38 -> 54 us). Any walk order
+ * writes each element once. */
+#define INTERLEAVED_MAX 8u
+static int walk_interleaved(const dml_plan* p, dml_plan* order)
+{
+    const uint32_t inner = p->rank - 1;
+    if (p->kind != DML_PLAN_GATHER || p->rank < 3 || p->out_strides[inner] != 1 || p->in_strides[inner] < 2 ||
+        !dml_cpu_output_streams(p->element_count * p->element_size))
+        return 0;
+    for (uint32_t k = 0; k + 2 <= inner; ++k) {
+        if (p->sizes[k] < 2 || p->sizes[k] > INTERLEAVED_MAX || p->in_strides[k] <= 0 ||
+            p->in_strides[k] * (int64_t)p->sizes[k] != p->in_strides[inner])
+            continue;
+        *order = *p;
+        for (uint32_t d = k; d + 2 <= inner; ++d) { /* k moves to inner - 1, the ones after it up by one */
+            order->sizes[d] = p->sizes[d + 1];
+            order->in_strides[d] = p->in_strides[d + 1];
+            order->out_strides[d] = p->out_strides[d + 1];
+            order->len_strides[d] = p->len_strides[d + 1];
+        }
+        order->sizes[inner - 1] = p->sizes[k];
+        order->in_strides[inner - 1] = p->in_strides[k];
+        order->out_strides[inner - 1] = p->out_strides[k];
+        order->len_strides[inner - 1] = p->len_strides[k];
+        return 1;
+    }
+    return 0;
+}
+
 unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
+    dml_plan reordered;
+    if (walk_interleaved(plan, &reordered))
+        plan = &reordered;
     const uint64_t count = plan->element_count;
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const unsigned threads = dml_cpu_execute_threads(model, available, plan);

@@ -255,16 +255,18 @@ START_TEST(test_stride2_rows)
 END_TEST
 
 /* Output rows that interleave n input rows (a DEPTH_TO_SPACE's block of
- * n: out[r * n + j] = in[j * S + r]), n = 2 to 9 (past the zipped path's
- * 8), the run lengths straddling the vector widths, input rows apart by
+ * n: out[r * n + j] = in[j * S + r]), n = 2, 3, 4, 8 and 9 (past the zipped
+ * path's 8), the run lengths straddling the vector widths, input rows apart by
  * more than a run, in either order (S < 0). */
 START_TEST(test_zipped_rows)
 {
     rng r = { 2929 };
-    static const uint64_t runs[] = { 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 128, 129, 513 };
+    static const uint64_t runs[] = { 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 513 },
+                          blocks[] = { 2, 3, 4, 8, 9 };
     for (size_t e = 0; e < COUNT(element_sizes); e++)
-        for (uint64_t n = 2; n <= 9; n++)
+        for (size_t b = 0; b < COUNT(blocks); b++)
             for (size_t l = 0; l < COUNT(runs); l++) {
+                const uint64_t n = blocks[b];
                 const uint64_t sizes[3] = { 2, runs[l], n };
                 const int64_t row = (int64_t)(runs[l] + 3), across = (int64_t)(l % 2 ? -row : row);
                 const int64_t in_strides[3] = { (int64_t)n * row, 1, across };
@@ -276,6 +278,37 @@ START_TEST(test_zipped_rows)
                 check_case(&t, &r, NULL);
                 case_free(&t);
             }
+}
+END_TEST
+
+/* The inverse: n output rows from every n-th element of one input run (a
+ * SPACE_TO_DEPTH's block of n), which dml_cpu_execute walks group by
+ * group for streamed outputs: [i, j, rows, w] with j's input stride 1 and
+ * w's n, the threshold lowered to 0 and restored after. */
+START_TEST(test_unzipped_rows)
+{
+    rng r = { 3131 };
+    const uint64_t saved = dml_cpu_stream_min_bytes(0);
+    cpu_pool* pool = cpu_pool_create(3);
+    static const uint64_t widths[] = { 1, 16, 33, 130 }, blocks[] = { 2, 3, 4, 8, 9 };
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+        for (size_t b = 0; b < COUNT(blocks); b++)
+            for (size_t l = 0; l < COUNT(widths); l++) {
+                const uint64_t n = blocks[b];
+                const uint64_t w = widths[l], rows = 3 + l;
+                const uint64_t sizes[4] = { 2, n, rows, w };
+                const int64_t run = (int64_t)(n * w + l % 3);
+                const int64_t in_strides[4] = { run, 1, 2 * run, (int64_t)n };
+                case_spec spec = { .kind = DML_PLAN_GATHER, .rank = 4, .element_size = element_sizes[e],
+                    .sizes = sizes, .max_elements = 2 * 9 * 6 * 130, .in_strides = in_strides,
+                    .in_layout = LAYOUT_PACKED, .out_layout = l % 2 ? LAYOUT_PADDED : LAYOUT_PACKED };
+                test_case t;
+                case_make(&t, &r, &spec);
+                check_case(&t, &r, pool);
+                case_free(&t);
+            }
+    cpu_pool_destroy(pool);
+    dml_cpu_stream_min_bytes(saved);
 }
 END_TEST
 
@@ -1101,6 +1134,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_test(plans, test_zipped_rows);
+    tcase_add_test(plans, test_unzipped_rows);
     tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
