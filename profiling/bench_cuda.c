@@ -518,7 +518,8 @@ static int run_kind_case(gpu* g, const bench_cuda_options* o, const bench_op* op
 }
 
 /* PADDING in each mode, JOIN and SPLIT of two halves along the inner and the
- * outer axis, for each element size; CAST f32->f16, f16->f32, u8->f32,
+ * outer axis, TILE, DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 (throughput_cases.c's
+ * shapes), for each element size; CAST f32->f16, f16->f32, u8->f32,
  * f64->f32 (element size: the output's). Returns the failures. */
 static int run_other_kinds(gpu* g, const bench_cuda_options* o, uint64_t size, const int* use_size, int* ran)
 {
@@ -532,6 +533,8 @@ static int run_other_kinds(gpu* g, const bench_cuda_options* o, uint64_t size, c
         { "pad_reflect", "PADDING", "reflection", "pad" }, { "pad_symmetric", "PADDING", "symmetric", "pad" },
         { "join_inner", "JOIN", "inner", "group" }, { "join_outer", "JOIN", "outer", "group" },
         { "split_inner", "SPLIT", "inner", "group" }, { "split_outer", "SPLIT", "outer", "group" },
+        { "tile", "TILE", "2x2", "gather" }, { "depth_to_space", "DEPTH_TO_SPACE1", "dcr-2", "gather" },
+        { "space_to_depth", "SPACE_TO_DEPTH1", "dcr-2", "gather" },
     };
     int failures = 0;
     for (size_t k = 0; k < sizeof built / sizeof *built; k++)

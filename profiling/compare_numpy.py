@@ -10,7 +10,9 @@ throughputs dmlbench/numpy (> 1: dml is faster).
 Each numpy case writes into a preallocated output (np.copyto), as dmlbench's
 operator does: e.g. reverse_inner is np.copyto(out, x[:, ::-1]); join_* is
 np.concatenate(..., out=out), split_* np.split then a copy of each part into
-its own preallocated output (np.split alone returns views); cast_* is
+its own preallocated output (np.split alone returns views); tile is np.tile's
+result as one broadcast np.copyto; depth_to_space and space_to_depth are
+ONNX's reshape/transpose forms copied into the output's reshaped view; cast_* is
 np.copyto(out, x, casting="unsafe") (x.astype without the allocation);
 gather_rows_* np.take(..., out=out), gather_elements np.take_along_axis,
 scatter_elements a copy then np.put_along_axis, scatter_nd_rows a copy then
@@ -87,6 +89,28 @@ def cases(n, dtype):
             np.copyto(o0, a)
             np.copyto(o1, b)
         out["split_" + suffix] = (WRITES, split_copy)
+    # TILE of [R/2, 512] by (2, 2): np.tile's result written into the
+    # preallocated output by one broadcast copy (np.tile itself allocates).
+    if row >= 2 and rows >= 2:
+        t_in = np.arange(rows // 2 * (row // 2), dtype=dtype).reshape(rows // 2, row // 2)
+        t_out = np.empty((rows // 2 * 2, row // 2 * 2), dtype)
+        out["tile"] = (WRITES, lambda t_in=t_in, t_out=t_out: np.copyto(
+            t_out.reshape(2, rows // 2, 2, row // 2), t_in.reshape(1, rows // 2, 1, row // 2)))
+    # DEPTH_TO_SPACE (DCR) / SPACE_TO_DEPTH with blocks of 2, [1, 4C, H, 512]
+    # <-> [1, C, 2H, 1024]: ONNX's reshape/transpose forms, copied into the
+    # preallocated output's reshaped view.
+    if n // ROW >= 2:
+        ch = 16 if n // ROW >= 32 else 1
+        h = n // ROW // (2 * ch)
+        if h:
+            depth = np.arange(4 * ch * h * (ROW // 2), dtype=dtype).reshape(1, 4 * ch, h, ROW // 2)
+            space = np.empty((1, ch, 2 * h, ROW), dtype)
+            out["depth_to_space"] = (WRITES, lambda x=depth, y=space: np.copyto(
+                y.reshape(1, ch, h, 2, ROW // 2, 2), x.reshape(1, 2, 2, ch, h, ROW // 2).transpose(0, 3, 4, 1, 5, 2)))
+            space_in = np.arange(ch * 2 * h * ROW, dtype=dtype).reshape(1, ch, 2 * h, ROW)
+            depth_out = np.empty((1, 4 * ch, h, ROW // 2), dtype)
+            out["space_to_depth"] = (WRITES, lambda x=space_in, y=depth_out: np.copyto(
+                y.reshape(1, 2, 2, ch, h, ROW // 2), x.reshape(1, ch, h, 2, ROW // 2, 2).transpose(0, 3, 5, 1, 2, 4)))
     # FILL_VALUE_CONSTANT / _SEQUENCE: [R, 1024], a constant 7 (np.copyto of a
     # scalar into the preallocated output) and 1, 4, 7, ... (np.arange with
     # out= is not numpy's: arange allocates, timed as it is).

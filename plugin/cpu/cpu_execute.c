@@ -389,7 +389,7 @@ ALWAYS_INLINE int row_is_memcpy(int64_t is, int64_t os, uint64_t n, size_t E)
 #define ZIP_MAX_ROWS 8u
 ALWAYS_INLINE void zip_rows(byte* out, const byte* in, int64_t is, uint64_t rows, uint64_t n, size_t E)
 {
-    uint64_t r = n == 2 ? dml_cpu_zip2_avx512(out, in, in + is, rows, E) : 0;
+    uint64_t r = n == 2 ? dml_cpu_zip2_avx512(out, in, in + is, rows, E, t_stream) : 0;
     for (; r < rows; ++r)
         for (uint64_t j = 0; j < n; ++j)
             memcpy(out + (r * n + j) * E, in + (int64_t)j * is + (int64_t)(r * E), E);

@@ -368,6 +368,8 @@ static const byte zip2_index[4][2][64] = {
     },
 };
 
+/* Streamed outputs (dst on a line: every store a whole line) with
+ * non-temporal stores; the caller fences. */
 #define ZIP2_ROWS(PERMUTE2)                                                      \
     do {                                                                         \
         const uint64_t V = 64 / E;                                               \
@@ -375,6 +377,14 @@ static const byte zip2_index[4][2][64] = {
         const __m512i lo = LOAD(zip2_index[log2_e][0]);                          \
         const __m512i hi = LOAD(zip2_index[log2_e][1]);                          \
         uint64_t r = 0;                                                          \
+        if (stream && ((uintptr_t)dst & 63) == 0) {                              \
+            for (; r + V <= rows; r += V) {                                      \
+                const __m512i x = LOAD(a + r * E), y = LOAD(b + r * E);          \
+                _mm512_stream_si512((void*)(dst + 2 * r * E), PERMUTE2(x, lo, y, E)); \
+                _mm512_stream_si512((void*)(dst + 2 * r * E + 64), PERMUTE2(x, hi, y, E)); \
+            }                                                                    \
+            return r;                                                            \
+        }                                                                        \
         for (; r + V <= rows; r += V) {                                          \
             const __m512i x = LOAD(a + r * E), y = LOAD(b + r * E);              \
             STORE(dst + 2 * r * E, PERMUTE2(x, lo, y, E));                       \
@@ -383,41 +393,43 @@ static const byte zip2_index[4][2][64] = {
         return r;                                                                \
     } while (0)
 
-DML_TARGET_AVX512 ALWAYS_INLINE uint64_t zip2_avx512(byte* dst, const byte* a, const byte* b, uint64_t rows, size_t E)
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t zip2_avx512(byte* dst, const byte* a, const byte* b, uint64_t rows, size_t E,
+    int stream)
 {
     ZIP2_ROWS(permute2);
 }
 
 /* One instantiation per element size (E constant in the loop). */
-DML_TARGET_AVX512 static uint64_t zip2_2(byte* dst, const byte* a, const byte* b, uint64_t rows)
+DML_TARGET_AVX512 static uint64_t zip2_2(byte* dst, const byte* a, const byte* b, uint64_t rows, int stream)
 {
-    return zip2_avx512(dst, a, b, rows, 2);
+    return zip2_avx512(dst, a, b, rows, 2, stream);
 }
-DML_TARGET_AVX512 static uint64_t zip2_4(byte* dst, const byte* a, const byte* b, uint64_t rows)
+DML_TARGET_AVX512 static uint64_t zip2_4(byte* dst, const byte* a, const byte* b, uint64_t rows, int stream)
 {
-    return zip2_avx512(dst, a, b, rows, 4);
+    return zip2_avx512(dst, a, b, rows, 4, stream);
 }
-DML_TARGET_AVX512 static uint64_t zip2_8(byte* dst, const byte* a, const byte* b, uint64_t rows)
+DML_TARGET_AVX512 static uint64_t zip2_8(byte* dst, const byte* a, const byte* b, uint64_t rows, int stream)
 {
-    return zip2_avx512(dst, a, b, rows, 8);
+    return zip2_avx512(dst, a, b, rows, 8, stream);
 }
 
-DML_TARGET_AVX512_VBMI static uint64_t zip2_bytes_vbmi(byte* dst, const byte* a, const byte* b, uint64_t rows)
+DML_TARGET_AVX512_VBMI static uint64_t zip2_bytes_vbmi(byte* dst, const byte* a, const byte* b, uint64_t rows,
+    int stream)
 {
     const size_t E = 1;
     ZIP2_ROWS(permute2_vbmi);
 }
 
 uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
-    size_t E)
+    size_t E, int stream)
 {
     if (!have_avx512())
         return 0;
     switch (E) {
-    case 1: return have_avx512_vbmi() ? zip2_bytes_vbmi(dst, a, b, rows) : 0;
-    case 2: return zip2_2(dst, a, b, rows);
-    case 4: return zip2_4(dst, a, b, rows);
-    case 8: return zip2_8(dst, a, b, rows);
+    case 1: return have_avx512_vbmi() ? zip2_bytes_vbmi(dst, a, b, rows, stream) : 0;
+    case 2: return zip2_2(dst, a, b, rows, stream);
+    case 4: return zip2_4(dst, a, b, rows, stream);
+    case 8: return zip2_8(dst, a, b, rows, stream);
     default: return 0;
     }
 }
@@ -482,9 +494,9 @@ uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src
 }
 
 uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
-    size_t E)
+    size_t E, int stream)
 {
-    (void)dst, (void)a, (void)b, (void)rows, (void)E;
+    (void)dst, (void)a, (void)b, (void)rows, (void)E, (void)stream;
     return 0;
 }
 

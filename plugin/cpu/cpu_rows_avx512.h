@@ -36,10 +36,11 @@ uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src
 uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes);
 
 /* dst[2r + j] = (j ? b : a)[r] for r below the returned count, elements of
- * E bytes: two rows interleaved, a 64-byte vector of each a step. Returns
- * the rows done (a multiple of 64 / E, at most `rows`), 0 where the level in
- * use lacks AVX-512 (or VBMI, for bytes). */
+ * E bytes: two rows interleaved, a 64-byte vector of each a step, stored
+ * non-temporally when `stream` and dst starts a line (the caller fences).
+ * Returns the rows done (a multiple of 64 / E, at most `rows`), 0 where the
+ * level in use lacks AVX-512 (or VBMI, for bytes). */
 uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
-    size_t E);
+    size_t E, int stream);
 
 #endif /* DML_CPU_ROWS_AVX512_H */

@@ -256,11 +256,12 @@ END_TEST
 
 /* Output rows that interleave n input rows (a DEPTH_TO_SPACE's block of
  * n: out[r * n + j] = in[j * S + r]), n = 2, 3, 4, 8 and 9 (past the zipped
- * path's 8), the run lengths straddling the vector widths, input rows apart by
- * more than a run, in either order (S < 0). */
+ * path's 8), written and streamed (_i), the run lengths straddling the
+ * vector widths, input rows apart by more than a run, in either order. */
 START_TEST(test_zipped_rows)
 {
     rng r = { 2929 };
+    const uint64_t saved = dml_cpu_stream_min_bytes(_i ? 0 : UINT64_MAX); /* _i: streamed */
     static const uint64_t runs[] = { 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 513 },
                           blocks[] = { 2, 3, 4, 8, 9 };
     for (size_t e = 0; e < COUNT(element_sizes); e++)
@@ -278,6 +279,7 @@ START_TEST(test_zipped_rows)
                 check_case(&t, &r, NULL);
                 case_free(&t);
             }
+    dml_cpu_stream_min_bytes(saved);
 }
 END_TEST
 
@@ -1133,7 +1135,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_clamp_lengths_vectors);
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
-    tcase_add_test(plans, test_zipped_rows);
+    tcase_add_loop_test(plans, test_zipped_rows, 0, 2);
     tcase_add_test(plans, test_unzipped_rows);
     tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
