@@ -421,6 +421,18 @@ ALWAYS_INLINE void copy_row_run(const byte* in, int64_t in_at, int64_t in_step, 
         zip_rows(out + out_at * e, in + in_at * e, is * e, count, n, E);
         return;
     }
+    if (count == 2 && is == 2 && in_step == 1 && os == 1) {
+        /* Two rows from the even and odd elements of one run (SPACE_TO_DEPTH's
+         * block of 2, walked together: walk_interleaved), in one pass over the
+         * run: 64 MiB, 2-core VM, 2 threads, 0.43-0.73x -> 0.60-1.04x memcpy
+         * (1- to 8-byte; a stride-2 row loop for each row before). */
+        byte* out0 = out + out_at * e;
+        const uint64_t k = dml_cpu_unzip2_avx512(out0, out0 + out_step * e, in + in_at * e, n, E, t_stream);
+        for (uint64_t r = 0; r < 2; r++)
+            copy_row(out0 + (int64_t)r * out_step * e + (int64_t)k * e, 1, in + (in_at + (int64_t)r + 2 * (int64_t)k) * e,
+                2, n - k, E);
+        return;
+    }
     if (t_stream && is == 1 && os == 1 && n * E >= 64) {
         stream_rows(out + out_at * e, out_step * e, in + in_at * e, in_step * e, count, n * E);
         return;

@@ -434,6 +434,70 @@ uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const u
     }
 }
 
+/* ---- one row unzipped into two (a SPACE_TO_DEPTH's block of 2) --------- */
+
+/* Lane k of output row j takes lane 2k + j of the pair of input vectors
+ * (two-source permute lanes: below V the first vector, from V the second). */
+#define UNZIP2_ROW(PERMUTE2)                                                                       \
+    do {                                                                                           \
+        const uint64_t V = 64 / E;                                                                 \
+        if (n < V)                                                                                 \
+            return 0;                                                                              \
+        const __m512i lanes = lane_iota(E), even = lane_add(lanes, lanes, E);                      \
+        const __m512i odd = lane_add(even, lane_set1(1, E), E);                                    \
+        const int streamed = stream && (((uintptr_t)dst0 | (uintptr_t)dst1) & 63) == 0;            \
+        uint64_t k = 0;                                                                            \
+        for (; k + V <= n; k += V) {                                                               \
+            const __m512i x = LOAD(src + 2 * k * E), y = LOAD(src + 2 * k * E + 64);               \
+            if (streamed) {                                                                        \
+                _mm512_stream_si512((void*)(dst0 + k * E), PERMUTE2(x, even, y, E));               \
+                _mm512_stream_si512((void*)(dst1 + k * E), PERMUTE2(x, odd, y, E));                \
+            } else {                                                                               \
+                STORE(dst0 + k * E, PERMUTE2(x, even, y, E));                                      \
+                STORE(dst1 + k * E, PERMUTE2(x, odd, y, E));                                       \
+            }                                                                                      \
+        }                                                                                          \
+        return k;                                                                                  \
+    } while (0)
+
+DML_TARGET_AVX512 ALWAYS_INLINE uint64_t unzip2_avx512(byte* dst0, byte* dst1, const byte* src, uint64_t n, size_t E,
+    int stream)
+{
+    UNZIP2_ROW(permute2);
+}
+DML_TARGET_AVX512 static uint64_t unzip2_2(byte* dst0, byte* dst1, const byte* src, uint64_t n, int stream)
+{
+    return unzip2_avx512(dst0, dst1, src, n, 2, stream);
+}
+DML_TARGET_AVX512 static uint64_t unzip2_4(byte* dst0, byte* dst1, const byte* src, uint64_t n, int stream)
+{
+    return unzip2_avx512(dst0, dst1, src, n, 4, stream);
+}
+DML_TARGET_AVX512 static uint64_t unzip2_8(byte* dst0, byte* dst1, const byte* src, uint64_t n, int stream)
+{
+    return unzip2_avx512(dst0, dst1, src, n, 8, stream);
+}
+DML_TARGET_AVX512_VBMI static uint64_t unzip2_bytes_vbmi(byte* dst0, byte* dst1, const byte* src, uint64_t n,
+    int stream)
+{
+    const size_t E = 1;
+    UNZIP2_ROW(permute2_vbmi);
+}
+
+uint64_t dml_cpu_unzip2_avx512(unsigned char* dst0, unsigned char* dst1, const unsigned char* src, uint64_t n,
+    size_t E, int stream)
+{
+    if (!have_avx512())
+        return 0;
+    switch (E) {
+    case 1: return have_avx512_vbmi() ? unzip2_bytes_vbmi(dst0, dst1, src, n, stream) : 0;
+    case 2: return unzip2_2(dst0, dst1, src, n, stream);
+    case 4: return unzip2_4(dst0, dst1, src, n, stream);
+    case 8: return unzip2_8(dst0, dst1, src, n, stream);
+    default: return 0;
+    }
+}
+
 DML_TARGET_AVX512 static void stream_lines(byte* dst, const byte* src, uint64_t lines)
 {
     for (uint64_t k = 0; k < lines; ++k)
@@ -497,6 +561,13 @@ uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const u
     size_t E, int stream)
 {
     (void)dst, (void)a, (void)b, (void)rows, (void)E, (void)stream;
+    return 0;
+}
+
+uint64_t dml_cpu_unzip2_avx512(unsigned char* dst0, unsigned char* dst1, const unsigned char* src, uint64_t n,
+    size_t E, int stream)
+{
+    (void)dst0, (void)dst1, (void)src, (void)n, (void)E, (void)stream;
     return 0;
 }
 

@@ -43,4 +43,11 @@ uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src
 uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,
     size_t E, int stream);
 
+/* Its inverse: dst0[k] = src[2k], dst1[k] = src[2k + 1] for k below the
+ * returned count (a multiple of 64 / E, at most n; the loads stay inside
+ * src's 2n elements), streamed when `stream` and both rows start lines;
+ * 0 without AVX-512 (or VBMI, for bytes). */
+uint64_t dml_cpu_unzip2_avx512(unsigned char* dst0, unsigned char* dst1, const unsigned char* src, uint64_t n,
+    size_t E, int stream);
+
 #endif /* DML_CPU_ROWS_AVX512_H */
