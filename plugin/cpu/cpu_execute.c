@@ -818,8 +818,9 @@ static int walk_interleaved(const dml_plan* p, dml_plan* order)
         !dml_cpu_output_streams(p->element_count * p->element_size))
         return 0;
     for (uint32_t k = 0; k + 2 <= inner; ++k) {
+        int64_t span;
         if (p->sizes[k] < 2 || p->sizes[k] > INTERLEAVED_MAX || p->in_strides[k] <= 0 ||
-            p->in_strides[k] * (int64_t)p->sizes[k] != p->in_strides[inner])
+            __builtin_mul_overflow(p->in_strides[k], (int64_t)p->sizes[k], &span) || span != p->in_strides[inner])
             continue;
         *order = *p;
         for (uint32_t d = k; d + 2 <= inner; ++d) { /* k moves to inner - 1, the ones after it up by one */
