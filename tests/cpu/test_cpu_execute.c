@@ -285,12 +285,15 @@ END_TEST
 
 /* The inverse: n output rows from every n-th element of one input run (a
  * SPACE_TO_DEPTH's block of n), which dml_cpu_execute walks group by
- * group for streamed outputs: [i, j, rows, w] with j's input stride 1 and
- * w's n, the threshold lowered to 0 and restored after. */
+ * group (blocks of 2 always, larger ones for streamed outputs), with the
+ * outer dimension i just outside the group where its runs follow each
+ * other (walk_runs_together: l % 3 == 0): [i, j, rows, w] with j's input
+ * stride 1 and w's n. _i: streamed (the threshold lowered to 0, restored
+ * after) or not. */
 START_TEST(test_unzipped_rows)
 {
-    rng r = { 3131 };
-    const uint64_t saved = dml_cpu_stream_min_bytes(0);
+    rng r = { 3131 + (uint64_t)_i };
+    const uint64_t saved = dml_cpu_stream_min_bytes(_i ? 0 : UINT64_MAX);
     cpu_pool* pool = cpu_pool_create(3);
     static const uint64_t widths[] = { 1, 16, 33, 130 }, blocks[] = { 2, 3, 4, 8, 9 };
     for (size_t e = 0; e < COUNT(element_sizes); e++)
@@ -1136,7 +1139,7 @@ static TCase* plan_tests(const char* name, void (*setup)(void))
     tcase_add_test(plans, test_spec_examples);
     tcase_add_test(plans, test_stride2_rows);
     tcase_add_loop_test(plans, test_zipped_rows, 0, 2);
-    tcase_add_test(plans, test_unzipped_rows);
+    tcase_add_loop_test(plans, test_unzipped_rows, 0, 2);
     tcase_add_test(plans, test_streamed_rows);
     tcase_add_test(plans, test_every_split_point);
     tcase_add_test(plans, test_transpose_tiles);
