@@ -132,9 +132,42 @@ uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
     return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
 }
 
-int dml_cpu_output_streams(uint64_t bytes)
+int dml_cpu_streams(uint64_t written, uint64_t read)
 {
-    return bytes >= __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+    const uint64_t min = __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
+    uint64_t traffic;
+    if (__builtin_add_overflow(written, read, &traffic))
+        traffic = UINT64_MAX;
+    return written >= min || (written >= min / 4 && traffic >= min - min / 4);
+}
+
+/* What a plan reads, at most: an element of each bound input per output
+ * element (a broadcast or a TILE reads less: its whole input). */
+static uint64_t read_bound(uint64_t count, uint64_t element_size, uint64_t bound_bytes)
+{
+    uint64_t most;
+    if (__builtin_mul_overflow(count, element_size, &most))
+        most = UINT64_MAX;
+    return most < bound_bytes ? most : bound_bytes;
+}
+
+uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_t* read)
+{
+    const uint64_t count = p->element_count;
+    const uint64_t in_size = p->kind == DML_PLAN_CAST ? p->in_element_size : p->element_size;
+    *read = read_bound(count, in_size, a->input_bytes);
+    if (dml_plan_reads_lengths(p->kind))
+        *read += read_bound(count, 8, a->lengths_bytes);
+    if (dml_plan_reads_input2(p->kind))
+        *read += read_bound(count, p->element_size, a->input2_bytes);
+    return count * p->element_size;
+}
+
+int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a)
+{
+    uint64_t read;
+    const uint64_t written = dml_cpu_plan_traffic(p, a, &read);
+    return dml_cpu_streams(written, read);
 }
 
 #if defined(__SSE2__)
@@ -614,7 +647,8 @@ ALWAYS_INLINE void copy_tiles(const walk* w, const byte* in, byte* out, uint64_t
     }
 }
 
-ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end, size_t E)
+ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end, size_t E,
+    int stream)
 {
     const byte* in = args->input;
     byte* out = args->output;
@@ -642,7 +676,7 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
     const uint64_t tile_rows = tiled && p->in_strides[inner - 1] == 1 && os == 1
         ? transpose_run_bytes(E) / E : TILE_ROWS;
     const int blocked = mode == ROW_REVERSE_ELEMENT && dml_cpu_reverse_block_applies(p);
-    t_stream = dml_cpu_output_streams(p->element_count * E);
+    t_stream = stream;
     t_forward_avx512 = !t_stream && (E == 1 || p->element_count * E <= FORWARD_AVX512_MAX_BYTES);
 
     walk w;
@@ -735,26 +769,35 @@ ALWAYS_INLINE void execute_range(const dml_plan* p, const dml_plan_args* args, u
 
 /* One instantiation per element size. */
 #define DEFINE_EXECUTE(E)                                                                                   \
-    static void execute_range_##E(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end) \
+    static void execute_range_##E(const dml_plan* p, const dml_plan_args* a, uint64_t begin, uint64_t end, \
+        int stream)                                                                                         \
     {                                                                                                       \
-        execute_range(p, a, begin, end, E);                                                                 \
+        execute_range(p, a, begin, end, E, stream);                                                         \
     }
 DEFINE_EXECUTE(1)
 DEFINE_EXECUTE(2)
 DEFINE_EXECUTE(4)
 DEFINE_EXECUTE(8)
 
-void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
+/* A range of a plan whose dispatch streams its output or not (`stream`:
+ * decided once for the whole dispatch, a group's plans together). */
+static void execute_range_of(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end,
+    int stream)
 {
     if (begin >= end)
         return;
     switch (plan->element_size) {
-    case 1: execute_range_1(plan, args, begin, end); break;
-    case 2: execute_range_2(plan, args, begin, end); break;
-    case 4: execute_range_4(plan, args, begin, end); break;
-    case 8: execute_range_8(plan, args, begin, end); break;
+    case 1: execute_range_1(plan, args, begin, end, stream); break;
+    case 2: execute_range_2(plan, args, begin, end, stream); break;
+    case 4: execute_range_4(plan, args, begin, end, stream); break;
+    case 8: execute_range_8(plan, args, begin, end, stream); break;
     default: break;
     }
+}
+
+void dml_cpu_execute_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    execute_range_of(plan, args, begin, end, dml_cpu_plan_streams(plan, args));
 }
 
 typedef struct split {
@@ -762,6 +805,7 @@ typedef struct split {
     const dml_plan_args* args;
     uint64_t chunk; /* flat output elements per task, or columns (by_columns) */
     int by_columns;
+    int stream; /* dml_cpu_plan_streams */
 } split;
 
 /* Tasks of column ranges, for plans whose rows read each other's input
@@ -770,7 +814,7 @@ static void execute_columns(const split* s, unsigned task)
 {
     const dml_plan* p = s->plan;
     const uint64_t n = p->sizes[p->rank - 1], units = p->element_count / p->axis_size;
-    const int stream = dml_cpu_output_streams(p->element_count * p->element_size);
+    const int stream = s->stream;
     uint64_t u = (uint64_t)task * s->chunk;
     const uint64_t end = units - u < s->chunk ? units : u + s->chunk;
     while (u < end) {
@@ -792,7 +836,7 @@ static void execute_chunk(void* context, unsigned task)
     }
     const uint64_t begin = (uint64_t)task * s->chunk;
     const uint64_t end = s->plan->element_count - begin < s->chunk ? s->plan->element_count : begin + s->chunk;
-    dml_cpu_execute_range(s->plan, s->args, begin, end);
+    execute_range_of(s->plan, s->args, begin, end, s->stream);
 }
 
 unsigned dml_cpu_execute_threads(const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan)
@@ -844,12 +888,12 @@ static void walk_runs_together(dml_plan* p)
  * of 2, the one-pass unzip (copy_row_run): 256 KiB to 4 MiB, 1- to 8-byte,
  * 0.45-0.65x -> 0.62-0.91x memcpy; larger blocks there were not measured.
  * Any walk order writes each element once. */
-static int walk_interleaved(const dml_plan* p, dml_plan* order)
+static int walk_interleaved(const dml_plan* p, int stream, dml_plan* order)
 {
     const uint32_t inner = p->rank - 1;
     if (p->kind != DML_PLAN_GATHER || p->rank < 3 || p->out_strides[inner] != 1 || p->in_strides[inner] < 2)
         return 0;
-    const uint64_t max_block = dml_cpu_output_streams(p->element_count * p->element_size) ? INTERLEAVED_MAX : 2;
+    const uint64_t max_block = stream ? INTERLEAVED_MAX : 2;
     for (uint32_t k = 0; k + 2 <= inner; ++k) {
         int64_t span;
         if (p->sizes[k] < 2 || p->sizes[k] > max_block || p->in_strides[k] <= 0 ||
@@ -875,17 +919,18 @@ static int walk_interleaved(const dml_plan* p, dml_plan* order)
 unsigned dml_cpu_execute(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
+    const int stream = dml_cpu_plan_streams(plan, args);
     dml_plan reordered;
-    if (walk_interleaved(plan, &reordered))
+    if (walk_interleaved(plan, stream, &reordered))
         plan = &reordered;
     const uint64_t count = plan->element_count;
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const unsigned threads = dml_cpu_execute_threads(model, available, plan);
     if (threads < 2) {
-        dml_cpu_execute_range(plan, args, 0, count);
+        execute_range_of(plan, args, 0, count, stream);
         return 1;
     }
-    split s = { plan, args, 0, 0 };
+    split s = { plan, args, 0, 0, stream };
     uint64_t units = count;
     if (plan->kind == DML_PLAN_REVERSE_SUBSEQUENCES && (plan->element_size == 1 || plan->element_size == 2 ||
             plan->element_size == 4 || plan->element_size == 8) && dml_cpu_reverse_block_applies(plan)) {
@@ -994,12 +1039,12 @@ static void run_range_chunk(void* context, unsigned task)
  * non-temporal stores. Not an indexed gather's: its rows come from random
  * places, and staging them costs more than the stores save (GATHER of
  * 256-byte rows at 64 MiB: 8.7 ms streamed, 7.5 ms not; 1 KiB rows even). */
-static int output_streams(const dml_plan* plan)
+static int output_streams(const dml_plan* plan, const dml_plan_args* args)
 {
     const uint64_t bytes = plan->element_count * plan->element_size;
     const int widens = plan->kind == DML_PLAN_CAST && plan->element_size >= 2 * plan->in_element_size;
     return plan->kind != DML_PLAN_INDEXED &&
-        (dml_cpu_output_streams(bytes) || (widens && bytes >= DML_CPU_WIDENING_STREAM_MIN_BYTES)) &&
+        (dml_cpu_plan_streams(plan, args) || (widens && bytes >= DML_CPU_WIDENING_STREAM_MIN_BYTES)) &&
         output_is_dense(plan);
 }
 
@@ -1011,7 +1056,7 @@ unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsi
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available ? available : 1);
     range_split s = { plan, args, fn, (count + threads - 1) / threads, 0 };
-    s.streamed = output_streams(plan);
+    s.streamed = output_streams(plan, args);
     if (threads < 2 || count < threads) {
         run_range(&s, 0, count);
         return 1;
@@ -1038,6 +1083,7 @@ typedef struct group_split {
     const dml_plan_args* args;
     uint32_t count;
     unsigned slices;
+    int stream; /* the group's traffic together (dml_cpu_streams) */
 } group_split;
 
 /* Where slice t of n elements begins: a whole number of 64-element runs
@@ -1055,23 +1101,26 @@ static void execute_group_slice(void* context, unsigned task)
     const group_split* g = context;
     for (uint32_t i = 0; i < g->count; ++i) {
         const uint64_t n = g->plans[i]->element_count;
-        dml_cpu_execute_range(g->plans[i], &g->args[i], slice_begin(n, task, g->slices),
-            slice_begin(n, task + 1, g->slices));
+        execute_range_of(g->plans[i], &g->args[i], slice_begin(n, task, g->slices),
+            slice_begin(n, task + 1, g->slices), g->stream);
     }
 }
 
 unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* const* plans, const dml_plan_args* args, uint32_t count)
 {
-    uint64_t bytes = 0;
-    for (uint32_t i = 0; i < count; ++i) /* each plan's bytes fit its bound output: the sum cannot wrap */
-        bytes += plans[i]->element_count * plans[i]->element_size;
+    uint64_t bytes = 0, read = 0;
+    for (uint32_t i = 0; i < count; ++i) { /* each plan's bytes fit its bound output: the sum cannot wrap */
+        uint64_t plan_read;
+        bytes += dml_cpu_plan_traffic(plans[i], &args[i], &plan_read);
+        read = __builtin_add_overflow(read, plan_read, &read) ? UINT64_MAX : read;
+    }
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available);
     uint64_t slices = (bytes + GROUP_SLICE_BYTES - 1) / GROUP_SLICE_BYTES;
     slices = slices < threads ? threads : slices > GROUP_MAX_SLICES ? GROUP_MAX_SLICES : slices;
-    group_split g = { plans, args, count, (unsigned)(slices ? slices : 1) };
+    group_split g = { plans, args, count, (unsigned)(slices ? slices : 1), dml_cpu_streams(bytes, read) };
     if (threads < 2) {
         for (unsigned t = 0; t < g.slices; ++t)
             execute_group_slice(&g, t);

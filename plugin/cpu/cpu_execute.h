@@ -14,18 +14,30 @@
 #include "cpu_cost.h"
 #include "cpu_pool.h"
 
-/* Plans whose output has at least this many bytes (more than the last-level
- * cache of the machines measured) write it with non-temporal stores. */
+/* A dispatch writes its output with non-temporal stores when the output has
+ * at least this many bytes (the last-level cache of the machines measured),
+ * or a quarter of it and, with what the dispatch reads, three quarters: the
+ * output's lines would not stay in the cache until they are read again, and
+ * a write that first reads its line back costs a third more traffic. 2-core
+ * AMD EPYC VM (32 MiB L3), `dmlbench --size 8M,16M` of every case, streamed
+ * from 8 MiB of output against 32: copies of 16 MiB (JOIN, SPLIT, SLICE,
+ * depth/space, reversals) 0.52-0.89x the time streamed, fills and broadcasts
+ * of 8-16 MiB (no input) 1.7-3.4x: the traffic decides, not the output. */
 #define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
 
 /* Sets that threshold for the whole process (tests reach the streaming
- * paths with small plans) and returns the previous one. Not for use while
- * dispatches run. */
+ * paths with small plans: 0 streams everything, UINT64_MAX nothing) and
+ * returns the previous one. Not for use while dispatches run. */
 uint64_t dml_cpu_stream_min_bytes(uint64_t bytes);
 
-/* Whether an output of this many bytes is written with non-temporal stores
- * (by every executor: rows, transposes and column blocks). */
-int dml_cpu_output_streams(uint64_t bytes);
+/* Whether a dispatch that writes and reads these many bytes streams its
+ * output (every executor: rows, transposes, column blocks, fills). */
+int dml_cpu_streams(uint64_t written, uint64_t read);
+
+/* A plan's bytes written (returned) and, at most, read (*read) with these
+ * bindings; and whether it streams on its own (not in a group). */
+uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_t* read);
+int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a);
 
 /* CASTs that write at least twice the bytes they read also stream from
  * this many bytes of output (2-core CI VM, 16 MiB, streamed over not,
@@ -63,7 +75,7 @@ typedef void (*dml_cpu_range_fn)(const dml_plan* plan, const dml_plan_args* args
  * (the bytes the plan moves), at most max_threads and the pool's (pool may
  * be NULL: one): chunks cut at whole rows where that costs little balance,
  * else at whole 64-byte lines, so no two threads write one line. A dense
- * output that streams (dml_cpu_output_streams; widening CASTs also from
+ * output that streams (dml_cpu_plan_streams; widening CASTs also from
  * DML_CPU_WIDENING_STREAM_MIN_BYTES) is written through an L1
  * buffer and non-temporal stores, fenced before this returns: fn keeps its
  * ordinary stores. Returns the threads used. Never allocates. */

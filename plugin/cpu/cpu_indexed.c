@@ -151,7 +151,7 @@ static void gather_rows_range(const dml_plan* p, const dml_plan_args* a, uint64_
     const uint64_t n = p->sizes[p->rank - 1], e = p->element_size, row_bytes = n * e;
     const uint64_t first = begin / n, count = (end - 1) / n - first + 1;
     const int prefetch = a->input_bytes >= PREFETCH_MIN_INPUT;
-    const int stream = row_bytes >= STREAM_ROW_MIN_BYTES && dml_cpu_output_streams(p->element_count * e);
+    const int stream = row_bytes >= STREAM_ROW_MIN_BYTES && dml_cpu_plan_streams(p, a);
     const byte* in = a->input;
     int64_t source[PREFETCH_ROWS]; /* the input offset of row r's first element, at source[r % PREFETCH_ROWS] */
     dml_cpu_row_walk w, ahead;

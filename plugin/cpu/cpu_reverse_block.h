@@ -23,7 +23,7 @@ int dml_cpu_reverse_block_applies(const dml_plan* plan);
 /* Writes output rows [a_begin, a_end) of the axis, columns [j_begin, j_end),
  * of the group at `origin`. The plan must be one that applies. stream: the
  * output is written with non-temporal stores where the kernels can (the
- * caller's dml_cpu_output_streams of the whole output). */
+ * caller's dml_cpu_plan_streams of the whole plan). */
 void dml_cpu_reverse_block(const dml_plan* plan, const dml_plan_args* args, const dml_cpu_block_origin* origin,
     uint64_t a_begin, uint64_t a_end, uint64_t j_begin, uint64_t j_end, int stream);
 

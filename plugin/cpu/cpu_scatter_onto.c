@@ -110,7 +110,7 @@ static int layout_of(const dml_plan* copy, const dml_plan_args* ca, const dml_pl
     if ((unsigned __int128)(blocks - 1) * rows > (unsigned __int128)4 * (cells + rows))
         return 0;
     *o = (onto_layout){ s, sa, out, (const byte*)ca->input + copy->in_offset * (int64_t)E, copy->out_offset, cells, n,
-        rows, n * E, dml_cpu_output_streams(count * E), cells };
+        rows, n * E, dml_cpu_plan_streams(copy, ca), cells };
     return 1;
 }
 

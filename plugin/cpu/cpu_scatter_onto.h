@@ -11,7 +11,7 @@
  * resolves (the one the two steps leave there), and writes it; the cells no
  * update reaches are then copied from the input. Every output element is
  * written once, and neither updates that lose nor the input under the cells
- * updates cover are read. Outputs that stream (dml_cpu_output_streams) are
+ * updates cover are read. Outputs that stream (dml_cpu_plan_streams) are
  * written with non-temporal stores.
  */
 #ifndef DML_CPU_SCATTER_ONTO_H

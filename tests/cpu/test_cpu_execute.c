@@ -1173,6 +1173,53 @@ static const struct {
     { "plans-portable", DML_CPU_ISA_PORTABLE, cap_portable },
 };
 
+/* When a dispatch streams its output, as cpu_execute.h states the rule at
+ * the default threshold (32 MiB): an output of 32 MiB, or of 8 MiB whose
+ * traffic (written + read) reaches 24 MiB; what a plan reads is bounded by
+ * its bindings and by one element of each input per output element. */
+START_TEST(test_stream_rule)
+{
+    const uint64_t MiB = (uint64_t)1 << 20;
+    ck_assert_int_eq(dml_cpu_streams(32 * MiB, 0), 1);
+    ck_assert_int_eq(dml_cpu_streams(24 * MiB, 0), 1);
+    ck_assert_int_eq(dml_cpu_streams(24 * MiB - 1, 0), 0); /* a fill that the cache holds */
+    ck_assert_int_eq(dml_cpu_streams(16 * MiB, 8 * MiB), 1);
+    ck_assert_int_eq(dml_cpu_streams(16 * MiB, 8 * MiB - 1), 0);
+    ck_assert_int_eq(dml_cpu_streams(8 * MiB, 16 * MiB), 1);
+    ck_assert_int_eq(dml_cpu_streams(8 * MiB - 1, 64 * MiB), 0); /* a small output stays in the cache */
+    ck_assert_int_eq(dml_cpu_streams(UINT64_MAX - 1, UINT64_MAX), 1); /* the sum saturates */
+
+    dml_plan p;
+    memset(&p, 0, sizeof p);
+    p.kind = DML_PLAN_GATHER;
+    p.rank = 1;
+    p.sizes[0] = 4 * MiB;
+    p.element_count = 4 * MiB;
+    p.element_size = 4;
+    dml_plan_args a;
+    memset(&a, 0, sizeof a);
+    a.input_bytes = 256; /* a broadcast: its whole input is read */
+    uint64_t read = 1;
+    ck_assert_uint_eq(dml_cpu_plan_traffic(&p, &a, &read), 16 * MiB);
+    ck_assert_uint_eq(read, 256);
+    ck_assert_int_eq(dml_cpu_plan_streams(&p, &a), 0);
+    a.input_bytes = 64 * MiB; /* a slice of a larger input: one element per output element */
+    dml_cpu_plan_traffic(&p, &a, &read);
+    ck_assert_uint_eq(read, 16 * MiB);
+    ck_assert_int_eq(dml_cpu_plan_streams(&p, &a), 1);
+    p.kind = DML_PLAN_CAST; /* u8 -> f32: a byte read per element */
+    p.in_element_size = 1;
+    dml_cpu_plan_traffic(&p, &a, &read);
+    ck_assert_uint_eq(read, 4 * MiB);
+    ck_assert_int_eq(dml_cpu_plan_streams(&p, &a), 0);
+    p.kind = DML_PLAN_INDEXED; /* indices count: at most 8 bytes per element */
+    p.in_element_size = 0;
+    a.lengths_bytes = 1024;
+    dml_cpu_plan_traffic(&p, &a, &read);
+    ck_assert_uint_eq(read, 16 * MiB + 1024);
+}
+END_TEST
+
 static Suite* cpu_execute_suite(void)
 {
     Suite* s = suite_create("cpu_execute");
@@ -1187,6 +1234,7 @@ static Suite* cpu_execute_suite(void)
     tcase_set_timeout(threads, 300);
     tcase_add_test(threads, test_pool_runs_every_task_once);
     tcase_add_test(threads, test_group_of_plans);
+    tcase_add_test(threads, test_stream_rule);
     tcase_add_test(threads, test_threaded_large_plans);
     tcase_add_test(threads, test_split_follows_cost_model);
     tcase_add_test(threads, test_concurrent_dispatch);
