@@ -1041,11 +1041,7 @@ static void run_range_chunk(void* context, unsigned task)
  * 256-byte rows at 64 MiB: 8.7 ms streamed, 7.5 ms not; 1 KiB rows even). */
 static int output_streams(const dml_plan* plan, const dml_plan_args* args)
 {
-    const uint64_t bytes = plan->element_count * plan->element_size;
-    const int widens = plan->kind == DML_PLAN_CAST && plan->element_size >= 2 * plan->in_element_size;
-    return plan->kind != DML_PLAN_INDEXED &&
-        (dml_cpu_plan_streams(plan, args) || (widens && bytes >= DML_CPU_WIDENING_STREAM_MIN_BYTES)) &&
-        output_is_dense(plan);
+    return plan->kind != DML_PLAN_INDEXED && dml_cpu_plan_streams(plan, args) && output_is_dense(plan);
 }
 
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,

@@ -22,7 +22,9 @@
  * AMD EPYC VM (32 MiB L3), `dmlbench --size 8M,16M` of every case, streamed
  * from 8 MiB of output against 32: copies of 16 MiB (JOIN, SPLIT, SLICE,
  * depth/space, reversals) 0.52-0.89x the time streamed, fills and broadcasts
- * of 8-16 MiB (no input) 1.7-3.4x: the traffic decides, not the output. */
+ * of 8-16 MiB (no input) 1.7-3.4x: the traffic decides, not the output.
+ * u8 -> f32 casts streamed from 16 MiB of output (a rule of their own,
+ * until the traffic rule): 16 MiB 0.60-0.65 ms against 0.48-0.56 cached. */
 #define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
 
 /* Sets that threshold for the whole process (tests reach the streaming
@@ -38,13 +40,6 @@ int dml_cpu_streams(uint64_t written, uint64_t read);
  * bindings; and whether it streams on its own (not in a group). */
 uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_t* read);
 int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a);
-
-/* CASTs that write at least twice the bytes they read also stream from
- * this many bytes of output (2-core CI VM, 16 MiB, streamed over not,
- * in-process A/B: u8 -> f32 1.15-1.48x faster in every run; same-size
- * casts and PADDING between 0.91x and 1.04x, 4-byte PADDING once 1.3x:
- * they keep the threshold above, as FILL does). */
-#define DML_CPU_WIDENING_STREAM_MIN_BYTES ((uint64_t)16 << 20)
 
 /* memcpy with non-temporal stores for outputs that stream (64-byte ones on
  * dst's whole lines with AVX-512, else 16-byte ones from its first 16-byte
@@ -75,8 +70,7 @@ typedef void (*dml_cpu_range_fn)(const dml_plan* plan, const dml_plan_args* args
  * (the bytes the plan moves), at most max_threads and the pool's (pool may
  * be NULL: one): chunks cut at whole rows where that costs little balance,
  * else at whole 64-byte lines, so no two threads write one line. A dense
- * output that streams (dml_cpu_plan_streams; widening CASTs also from
- * DML_CPU_WIDENING_STREAM_MIN_BYTES) is written through an L1
+ * output that streams (dml_cpu_plan_streams) is written through an L1
  * buffer and non-temporal stores, fenced before this returns: fn keeps its
  * ordinary stores. Returns the threads used. Never allocates. */
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,

@@ -94,18 +94,25 @@ START_TEST(float_rows_match_the_reference)
 }
 END_TEST
 
-/* uint8 -> float32 outputs of 16 MiB and 64 bytes less, exact-size
- * before a guard page: the default threshold from which a widening CAST
- * streams (DML_CPU_WIDENING_STREAM_MIN_BYTES) straddled, on one thread
- * and on three. Natively only (DML_TEST_QUICK: valgrind, sanitizers). */
+/* uint8 -> float32 outputs either side of the default traffic from which
+ * a dispatch streams (dml_cpu_streams of 4n bytes written and n read: the
+ * first multiple of 16 that streams, and 16 elements fewer), exact-size before a guard
+ * page, on one thread and on three. Natively only (DML_TEST_QUICK:
+ * valgrind, sanitizers). */
 START_TEST(widening_threshold_straddled)
 {
     const char* quick = getenv("DML_TEST_QUICK");
     if (quick && *quick == '1')
         return;
     cpu_pool* pool = _i ? cpu_pool_create(3) : NULL;
-    for (uint32_t less = 0; less <= 64; less += 64) {
-        const uint32_t n = (uint32_t)((DML_CPU_WIDENING_STREAM_MIN_BYTES - less) / 4);
+    uint32_t first = 1u << 20;
+    while (!dml_cpu_streams(4ull * first, first))
+        first += 1u << 20;
+    while (dml_cpu_streams(4ull * (first - 1), first - 1))
+        --first;
+    first = (first + 15) & ~15u; /* whole 4-byte sizes (a tensor's rule); first - 16 does not stream */
+    for (uint32_t less = 0; less <= 16; less += 16) {
+        const uint32_t n = first - less;
         uint32_t sizes[1] = { n };
         DML_BUFFER_TENSOR_DESC bi = { DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_FLAG_NONE, 1, sizes, NULL, n, 0 };
         DML_BUFFER_TENSOR_DESC bo = { DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, NULL, 4ull * n, 0 };
