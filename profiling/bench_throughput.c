@@ -28,6 +28,7 @@ static int on_cuda_backend(const char* backend)
 
 typedef struct result {
     double seconds, copy_seconds;
+    double write_seconds; /* writing the output's bytes alone (copy_pool_fill); <= 0: not measured */
     double plain_seconds; /* the best plain-C loop (plain_gather.h); <= 0: not measured */
     uint64_t bytes_read, bytes_written;
 } result;
@@ -103,7 +104,7 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
      * a few hundred KiB waking threads costs more than it saves). */
     const uint64_t copy_bytes = (c.bytes_read + c.bytes_written) / 2;
     const int on_cuda = on_cuda_backend(o->backend);
-    unsigned char *src = NULL, *dst = NULL;
+    unsigned char *src = NULL, *dst = NULL, *written = NULL;
     if (!on_cuda) {
         src = copy_buffer_alloc(copy_bytes);
         dst = copy_buffer_alloc(copy_bytes);
@@ -111,6 +112,10 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
             memset(src, 1, copy_bytes);
             memset(dst, 2, copy_bytes);
         }
+        /* The write-only baseline: the machine's rate for the output alone. */
+        written = c.bytes_written ? copy_buffer_alloc(c.bytes_written) : NULL;
+        if (written)
+            memset(written, 3, c.bytes_written);
     }
     const unsigned copy_threads = o->threads ? o->threads : pool->threads;
     /* Small gathers only: the goal is for them, and the naive loop of a
@@ -121,6 +126,8 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     double* samples = calloc((size_t)o->repetitions, sizeof(double));
     double* copy_samples = calloc((size_t)o->repetitions, sizeof(double));
     double* single_samples = calloc((size_t)o->repetitions, sizeof(double));
+    double* memset_samples = calloc((size_t)o->repetitions, sizeof(double));
+    double* stream_samples = calloc((size_t)o->repetitions, sizeof(double));
     /* Each timed run follows an untimed run of the same work: interleaved,
      * the copies would evict the operator's data (and it theirs) from a
      * shared L3 at sizes of a few MiB, and the timed run would read from
@@ -143,12 +150,25 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
             memcpy(dst, src, copy_bytes);
             single_ns = now_ns() - t0;
         }
+        double memset_ns = 0, stream_ns = 0;
+        if (written) { /* each timed after an untimed run too */
+            copy_pool_fill(pool, written, c.bytes_written, 1, 0); /* waking threads costs more in cache */
+            t0 = now_ns();
+            copy_pool_fill(pool, written, c.bytes_written, 1, 0);
+            memset_ns = now_ns() - t0;
+            copy_pool_fill(pool, written, c.bytes_written, copy_threads, 1);
+            t0 = now_ns();
+            copy_pool_fill(pool, written, c.bytes_written, copy_threads, 1);
+            stream_ns = now_ns() - t0;
+        }
         if (with_plain)
             plain_repeat(&plain, i - o->warmup);
         if (i >= o->warmup) {
             samples[i - o->warmup] = op_ns;
             copy_samples[i - o->warmup] = threaded_ns;
             single_samples[i - o->warmup] = single_ns;
+            memset_samples[i - o->warmup] = memset_ns;
+            stream_samples[i - o->warmup] = stream_ns;
         }
     }
     res->seconds = summarize(samples, o->repetitions).median * 1e-9;
@@ -159,10 +179,19 @@ static int run_case(DMLDevice device, DMLCommandQueue queue, DMLCommandRecorder 
     } else {
         res->copy_seconds = -1;
     }
+    res->write_seconds = 0;
+    if (written) {
+        const double stored = summarize(memset_samples, o->repetitions).median;
+        const double streamed = summarize(stream_samples, o->repetitions).median;
+        res->write_seconds = (stored < streamed ? stored : streamed) * 1e-9;
+    }
     free(src);
     free(dst);
+    free(written);
     free(copy_samples);
     free(single_samples);
+    free(memset_samples);
+    free(stream_samples);
     if (on_cuda) {
 #ifdef DML_BENCH_CUDA
         double ms = cuda_copy_ms(copy_bytes, o->warmup, o->repetitions);
@@ -311,14 +340,16 @@ int bench_throughput(bench_options* o, const char* case_list, const char* size_l
     if (!on_cuda_backend(o->backend))
         print_machine(device, &pool, o->csv);
     if (o->csv)
-        printf("backend,case,element_size,bytes,threads,median_us,gbps,copy_gbps,ratio,plain_c_ratio\n");
+        printf("backend,case,element_size,bytes,threads,median_us,gbps,copy_gbps,ratio,plain_c_ratio,write_ratio\n");
     else
         printf("dmlbench: backend %s, median of %d after %d warm-up; copy baseline: the faster of memcpy on 1 thread\n"
                "and memcpy split over the row's threads (thr), same run; vs_C: time over the best plain-C loop's\n"
-               "(a naive per-element loop, a per-row memcpy loop; sizes <= 4 MiB), same run (goal <= 1.2 at <= 256K)\n"
-               "%-17s %4s %6s %3s %12s %9s %9s %7s %6s\n",
+               "(a naive per-element loop, a per-row memcpy loop; sizes <= 4 MiB), same run (goal <= 1.2 at <= 256K);\n"
+               "vs_write: the time to write the output's bytes alone (the faster of memset on 1 thread and\n"
+               "non-temporal stores on thr threads) over the case's, same run: 1.0 = as fast as the machine writes\n"
+               "%-17s %4s %6s %3s %12s %9s %9s %7s %6s %8s\n",
             backend, o->repetitions, o->warmup, "case", "elem", "size", "thr", "median_us", "GB/s", "copyGB/s",
-            "ratio", "vs_C");
+            "ratio", "vs_C", "vs_write");
     for (size_t k = 0; k < BENCH_CASE_COUNT; ++k) {
         if (!selected[k])
             continue;
@@ -338,19 +369,22 @@ int bench_throughput(bench_options* o, const char* case_list, const char* size_l
                 char size_text[32];
                 format_size(size_text, sizeof size_text, sizes[s]);
                 const double vs_c = r.plain_seconds > 0 ? r.seconds / r.plain_seconds : 0;
-                char vs_c_text[16] = "-";
+                char vs_c_text[16] = "-", vs_write_text[16] = "-";
                 if (vs_c > 0)
                     snprintf(vs_c_text, sizeof vs_c_text, "%.2f", vs_c);
+                const double vs_write = r.write_seconds > 0 ? r.write_seconds / r.seconds : 0;
+                if (vs_write > 0)
+                    snprintf(vs_write_text, sizeof vs_write_text, "%.2f", vs_write);
                 if (o->csv)
-                    printf("%s,%s,%u,%llu,%u,%.3f,%.3f,%.3f,%.3f,%s\n", backend, bench_cases[k].name, types[t],
+                    printf("%s,%s,%u,%llu,%u,%.3f,%.3f,%.3f,%.3f,%s,%s\n", backend, bench_cases[k].name, types[t],
                         (unsigned long long)sizes[s], o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio,
-                        vs_c > 0 ? vs_c_text : "");
+                        vs_c > 0 ? vs_c_text : "", vs_write > 0 ? vs_write_text : "");
                 else if (copy_gbps > 0)
-                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9.2f %7.2f %6s\n", bench_cases[k].name, types[t], size_text,
-                        o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio, vs_c_text);
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9.2f %7.2f %6s %8s\n", bench_cases[k].name, types[t],
+                        size_text, o->threads, r.seconds * 1e6, gbps, copy_gbps, ratio, vs_c_text, vs_write_text);
                 else
-                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9s %7s %6s\n", bench_cases[k].name, types[t], size_text,
-                        o->threads, r.seconds * 1e6, gbps, "n/a", "n/a", vs_c_text);
+                    printf("%-17s %4u %6s %3u %12.1f %9.2f %9s %7s %6s %8s\n", bench_cases[k].name, types[t],
+                        size_text, o->threads, r.seconds * 1e6, gbps, "n/a", "n/a", vs_c_text, vs_write_text);
                 fflush(stdout);
             }
         }

@@ -8,6 +8,9 @@
 #include "dmlbench.h"
 
 #include <dlfcn.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,39 @@ void* copy_buffer_alloc(uint64_t bytes)
     return p;
 }
 
+#define FILL_BYTE 0x5a
+
+/* Non-temporal stores from dst's first 16-byte boundary (memset around). */
+static void stream_fill(unsigned char* dst, uint64_t bytes)
+{
+#if defined(__SSE2__)
+    const uint64_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+    if (head >= bytes) {
+        memset(dst, FILL_BYTE, bytes);
+        return;
+    }
+    memset(dst, FILL_BYTE, head);
+    const __m128i v = _mm_set1_epi8((char)FILL_BYTE);
+    const uint64_t vectors = (bytes - head) / 16;
+    for (uint64_t k = 0; k < vectors; ++k)
+        _mm_stream_si128((__m128i*)(void*)(dst + head + 16 * k), v);
+    _mm_sfence();
+    memset(dst + head + 16 * vectors, FILL_BYTE, bytes - head - 16 * vectors);
+#else
+    memset(dst, FILL_BYTE, bytes);
+#endif
+}
+
+static void share_run(copy_pool* p, uint64_t begin, uint64_t end)
+{
+    if (p->src)
+        memcpy(p->dst + begin, p->src + begin, end - begin);
+    else if (p->streamed)
+        stream_fill(p->dst + begin, end - begin);
+    else
+        memset(p->dst + begin, FILL_BYTE, end - begin);
+}
+
 static void copy_share(copy_pool* p, unsigned index)
 {
     if (index >= p->active)
@@ -37,7 +73,7 @@ static void copy_share(copy_pool* p, unsigned index)
     if (begin >= p->bytes)
         return;
     uint64_t end = begin + share < p->bytes ? begin + share : p->bytes;
-    memcpy(p->dst + begin, p->src + begin, end - begin);
+    share_run(p, begin, end);
 }
 
 typedef struct worker_arg {
@@ -93,19 +129,30 @@ void copy_pool_stop(copy_pool* p)
     pthread_barrier_destroy(&p->finish);
 }
 
-void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads)
+static void pool_run(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads, int streamed)
 {
-    if (threads < 2 || p->threads < 2) {
-        memcpy(dst, src, bytes);
-        return;
-    }
-    p->active = threads < p->threads ? threads : p->threads;
     p->dst = dst;
     p->src = src;
     p->bytes = bytes;
+    p->streamed = streamed;
+    if (threads < 2 || p->threads < 2) {
+        share_run(p, 0, bytes);
+        return;
+    }
+    p->active = threads < p->threads ? threads : p->threads;
     pthread_barrier_wait(&p->start);
     copy_share(p, 0);
     pthread_barrier_wait(&p->finish);
+}
+
+void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads)
+{
+    pool_run(p, dst, src, bytes, threads, 0);
+}
+
+void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, int streamed)
+{
+    pool_run(p, dst, NULL, bytes, threads, streamed);
 }
 
 /* ---- on CUDA: cudaMemcpyAsync device to device ---- */

@@ -120,8 +120,9 @@ typedef struct copy_pool {
     pthread_t workers[MAX_COPY_THREADS];
     pthread_barrier_t start, finish;
     unsigned char* dst;
-    const unsigned char* src;
+    const unsigned char* src; /* NULL: a fill (`streamed`: with non-temporal stores) */
     uint64_t bytes;
+    int streamed;
     int stop;
 } copy_pool;
 
@@ -130,6 +131,11 @@ void copy_pool_stop(copy_pool* p);
 
 /* memcpy of `bytes` split over `threads` of the pool's threads. */
 void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads);
+
+/* For the write-only baseline: `bytes` of dst set to a non-zero byte (this
+ * VM writes zeros with non-temporal stores at about 2.5x any other value),
+ * with memset or, `streamed`, 16-byte non-temporal stores, split likewise. */
+void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, int streamed);
 
 /* Memory for the copy baseline, on huge pages where the kernel gives them
  * (the CPU backend asks the same for its buffers, cpu_backend.c): the copy
