@@ -132,13 +132,16 @@ uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
     return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
 }
 
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 int dml_cpu_streams(uint64_t written, uint64_t read)
 {
     const uint64_t min = __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
-    uint64_t traffic;
-    if (__builtin_add_overflow(written, read, &traffic))
-        traffic = UINT64_MAX;
-    return written >= min || (written >= min / 4 && traffic >= min - min / 4);
+    return written >= min || (written >= min / 4 && add_saturated(written, read) >= min - min / 4);
 }
 
 /* What a plan reads, at most: an element of each bound input per output
@@ -157,10 +160,10 @@ uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_
     const uint64_t in_size = p->kind == DML_PLAN_CAST ? p->in_element_size : p->element_size;
     *read = read_bound(count, in_size, a->input_bytes);
     if (dml_plan_reads_lengths(p->kind))
-        *read += read_bound(count, 8, a->lengths_bytes);
+        *read = add_saturated(*read, read_bound(count, 8, a->lengths_bytes));
     if (dml_plan_reads_input2(p->kind))
-        *read += read_bound(count, p->element_size, a->input2_bytes);
-    return count * p->element_size;
+        *read = add_saturated(*read, read_bound(count, p->element_size, a->input2_bytes));
+    return read_bound(count, p->element_size, UINT64_MAX); /* the output's bytes: they fit its binding */
 }
 
 int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a)
@@ -1109,7 +1112,7 @@ unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, 
     for (uint32_t i = 0; i < count; ++i) { /* each plan's bytes fit its bound output: the sum cannot wrap */
         uint64_t plan_read;
         bytes += dml_cpu_plan_traffic(plans[i], &args[i], &plan_read);
-        read = __builtin_add_overflow(read, plan_read, &read) ? UINT64_MAX : read;
+        read = add_saturated(read, plan_read);
     }
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
