@@ -207,7 +207,8 @@ def main():
             print(line[2:])  # the machine line
     rows = list(csv.DictReader(io.StringIO("\n".join(l for l in lines if not l.startswith("#")))))
     print("command: " + " ".join(command) + ("" if np is not None else "   (numpy not importable: numpy columns n/a)"))
-    print(f"{'case':17} {'elem':>4} {'size':>10} {'thr':>3} {'dml_us':>10} {'vs_memcpy':>9} {'numpy_us':>10} {'dml/numpy':>9}")
+    print(f"{'case':17} {'elem':>4} {'size':>10} {'thr':>3} {'dml_us':>10} {'vs_memcpy':>9} {'vs_write':>8} "
+          f"{'numpy_us':>10} {'dml/numpy':>9}")
     worst = None
     numpy_cache = {}
     for r in rows:
@@ -225,7 +226,9 @@ def main():
         ratio = f"{t / dml:9.2f}" if t else f"{'n/a':>9}"
         if t:
             worst = t / dml if worst is None else min(worst, t / dml)
-        print(f"{r['case']:17} {e:4} {nbytes:10} {int(r['threads']):3} {dml*1e6:10.1f} {float(r['ratio']):9.2f} {numpy_us} {ratio}")
+        vs_write = f"{float(r['write_ratio']):8.2f}" if r.get("write_ratio") else f"{'-':>8}"
+        print(f"{r['case']:17} {e:4} {nbytes:10} {int(r['threads']):3} {dml*1e6:10.1f} {float(r['ratio']):9.2f} "
+              f"{vs_write} {numpy_us} {ratio}")
     if worst is not None:
         print(f"lowest dml/numpy throughput ratio: {worst:.2f}")
 
