@@ -54,12 +54,35 @@ static void stream_fill(unsigned char* dst, uint64_t bytes)
 #endif
 }
 
+/* 16-byte ordinary stores from dst's first 16-byte boundary: glibc's memset
+ * of large sizes is `rep stosb`, which need not write as a store loop does. */
+static void store_fill(unsigned char* dst, uint64_t bytes)
+{
+#if defined(__SSE2__)
+    const uint64_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+    if (head >= bytes) {
+        memset(dst, FILL_BYTE, bytes);
+        return;
+    }
+    memset(dst, FILL_BYTE, head);
+    const __m128i v = _mm_set1_epi8((char)FILL_BYTE);
+    const uint64_t vectors = (bytes - head) / 16;
+    for (uint64_t k = 0; k < vectors; ++k)
+        _mm_store_si128((__m128i*)(void*)(dst + head + 16 * k), v);
+    memset(dst + head + 16 * vectors, FILL_BYTE, bytes - head - 16 * vectors);
+#else
+    memset(dst, FILL_BYTE, bytes);
+#endif
+}
+
 static void share_run(copy_pool* p, uint64_t begin, uint64_t end)
 {
     if (p->src)
         memcpy(p->dst + begin, p->src + begin, end - begin);
-    else if (p->streamed)
+    else if (p->fill == COPY_FILL_STREAM)
         stream_fill(p->dst + begin, end - begin);
+    else if (p->fill == COPY_FILL_STORES)
+        store_fill(p->dst + begin, end - begin);
     else
         memset(p->dst + begin, FILL_BYTE, end - begin);
 }
@@ -129,12 +152,12 @@ void copy_pool_stop(copy_pool* p)
     pthread_barrier_destroy(&p->finish);
 }
 
-static void pool_run(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads, int streamed)
+static void pool_run(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads, copy_fill fill)
 {
     p->dst = dst;
     p->src = src;
     p->bytes = bytes;
-    p->streamed = streamed;
+    p->fill = fill;
     if (threads < 2 || p->threads < 2) {
         share_run(p, 0, bytes);
         return;
@@ -147,12 +170,12 @@ static void pool_run(copy_pool* p, void* dst, const void* src, uint64_t bytes, u
 
 void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, unsigned threads)
 {
-    pool_run(p, dst, src, bytes, threads, 0);
+    pool_run(p, dst, src, bytes, threads, COPY_FILL_MEMSET);
 }
 
-void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, int streamed)
+void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, copy_fill fill)
 {
-    pool_run(p, dst, NULL, bytes, threads, streamed);
+    pool_run(p, dst, NULL, bytes, threads, fill);
 }
 
 /* ---- on CUDA: cudaMemcpyAsync device to device ---- */

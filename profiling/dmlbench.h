@@ -114,15 +114,18 @@ int build_case(built_case* c, const case_entry* entry, unsigned element_size, ui
 
 #define MAX_COPY_THREADS 16
 
+/* How copy_pool_fill writes. */
+typedef enum copy_fill { COPY_FILL_MEMSET, COPY_FILL_STREAM, COPY_FILL_STORES } copy_fill;
+
 /* Threads that split a memcpy, as many as the CPU backend uses. */
 typedef struct copy_pool {
     unsigned threads, active; /* started; copying (the rest pass the barriers) */
     pthread_t workers[MAX_COPY_THREADS];
     pthread_barrier_t start, finish;
     unsigned char* dst;
-    const unsigned char* src; /* NULL: a fill (`streamed`: with non-temporal stores) */
+    const unsigned char* src; /* NULL: a fill, written as `fill` says */
     uint64_t bytes;
-    int streamed;
+    copy_fill fill;
     int stop;
 } copy_pool;
 
@@ -134,8 +137,9 @@ void copy_pool_copy(copy_pool* p, void* dst, const void* src, uint64_t bytes, un
 
 /* For the write-only baseline: `bytes` of dst set to a non-zero byte (this
  * VM writes zeros with non-temporal stores at about 2.5x any other value),
- * with memset or, `streamed`, 16-byte non-temporal stores, split likewise. */
-void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, int streamed);
+ * with memset, 16-byte non-temporal stores or 16-byte ordinary stores,
+ * split likewise. */
+void copy_pool_fill(copy_pool* p, void* dst, uint64_t bytes, unsigned threads, copy_fill fill);
 
 /* Memory for the copy baseline, on huge pages where the kernel gives them
  * (the CPU backend asks the same for its buffers, cpu_backend.c): the copy
