@@ -33,8 +33,10 @@ void* copy_buffer_alloc(uint64_t bytes)
 
 #define FILL_BYTE 0x5a
 
-/* Non-temporal stores from dst's first 16-byte boundary (memset around). */
-static void stream_fill(unsigned char* dst, uint64_t bytes)
+/* 16-byte stores from dst's first 16-byte boundary (memset around),
+ * non-temporal or ordinary: glibc's memset of large sizes is `rep stosb`,
+ * which need not write as either store loop does. */
+static void vector_fill(unsigned char* dst, uint64_t bytes, int streamed)
 {
 #if defined(__SSE2__)
     const uint64_t head = (16 - ((uintptr_t)dst & 15)) & 15;
@@ -45,32 +47,18 @@ static void stream_fill(unsigned char* dst, uint64_t bytes)
     memset(dst, FILL_BYTE, head);
     const __m128i v = _mm_set1_epi8((char)FILL_BYTE);
     const uint64_t vectors = (bytes - head) / 16;
-    for (uint64_t k = 0; k < vectors; ++k)
-        _mm_stream_si128((__m128i*)(void*)(dst + head + 16 * k), v);
-    _mm_sfence();
-    memset(dst + head + 16 * vectors, FILL_BYTE, bytes - head - 16 * vectors);
-#else
-    memset(dst, FILL_BYTE, bytes);
-#endif
-}
-
-/* 16-byte ordinary stores from dst's first 16-byte boundary: glibc's memset
- * of large sizes is `rep stosb`, which need not write as a store loop does. */
-static void store_fill(unsigned char* dst, uint64_t bytes)
-{
-#if defined(__SSE2__)
-    const uint64_t head = (16 - ((uintptr_t)dst & 15)) & 15;
-    if (head >= bytes) {
-        memset(dst, FILL_BYTE, bytes);
-        return;
+    __m128i* at = (__m128i*)(void*)(dst + head);
+    if (streamed) {
+        for (uint64_t k = 0; k < vectors; ++k)
+            _mm_stream_si128(at + k, v);
+        _mm_sfence();
+    } else {
+        for (uint64_t k = 0; k < vectors; ++k)
+            _mm_store_si128(at + k, v);
     }
-    memset(dst, FILL_BYTE, head);
-    const __m128i v = _mm_set1_epi8((char)FILL_BYTE);
-    const uint64_t vectors = (bytes - head) / 16;
-    for (uint64_t k = 0; k < vectors; ++k)
-        _mm_store_si128((__m128i*)(void*)(dst + head + 16 * k), v);
     memset(dst + head + 16 * vectors, FILL_BYTE, bytes - head - 16 * vectors);
 #else
+    (void)streamed;
     memset(dst, FILL_BYTE, bytes);
 #endif
 }
@@ -79,10 +67,8 @@ static void share_run(copy_pool* p, uint64_t begin, uint64_t end)
 {
     if (p->src)
         memcpy(p->dst + begin, p->src + begin, end - begin);
-    else if (p->fill == COPY_FILL_STREAM)
-        stream_fill(p->dst + begin, end - begin);
-    else if (p->fill == COPY_FILL_STORES)
-        store_fill(p->dst + begin, end - begin);
+    else if (p->fill != COPY_FILL_MEMSET)
+        vector_fill(p->dst + begin, end - begin, p->fill == COPY_FILL_STREAM);
     else
         memset(p->dst + begin, FILL_BYTE, end - begin);
 }
