@@ -331,51 +331,38 @@ DML_TARGET_AVX512_VBMI static uint64_t stride2_bytes_vbmi(byte* dst, const byte*
     return stride2_row_vbmi(dst, src, n, 1, backward);
 }
 
-/* The whole 64-byte lines of dst's span, one 64-byte stream each. */
 /* ---- two rows zipped (a DEPTH_TO_SPACE's block of 2) ------------------- */
 
-/* The permute indices of output vectors 0 and 1 for each element size:
- * lane k takes row k % 2's element k / 2 (vector 1: V / 2 further), as
- * two-source permute lanes (below V = 64 / E: the first row's vector, from
- * V: the second's); little-endian lanes of E bytes. */
-static const byte zip2_index[4][2][64] = {
-    {
-        { 0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71, 8, 72, 9, 73, 10, 74, 11, 75, 12, 76, 13, 77, 14,
-          78, 15, 79, 16, 80, 17, 81, 18, 82, 19, 83, 20, 84, 21, 85, 22, 86, 23, 87, 24, 88, 25, 89, 26, 90, 27, 91,
-          28, 92, 29, 93, 30, 94, 31, 95 },
-        { 32, 96, 33, 97, 34, 98, 35, 99, 36, 100, 37, 101, 38, 102, 39, 103, 40, 104, 41, 105, 42, 106, 43, 107, 44,
-          108, 45, 109, 46, 110, 47, 111, 48, 112, 49, 113, 50, 114, 51, 115, 52, 116, 53, 117, 54, 118, 55, 119, 56,
-          120, 57, 121, 58, 122, 59, 123, 60, 124, 61, 125, 62, 126, 63, 127 },
-    },
-    {
-        { 0, 0, 32, 0, 1, 0, 33, 0, 2, 0, 34, 0, 3, 0, 35, 0, 4, 0, 36, 0, 5, 0, 37, 0, 6, 0, 38, 0, 7, 0, 39, 0, 8,
-          0, 40, 0, 9, 0, 41, 0, 10, 0, 42, 0, 11, 0, 43, 0, 12, 0, 44, 0, 13, 0, 45, 0, 14, 0, 46, 0, 15, 0, 47, 0 },
-        { 16, 0, 48, 0, 17, 0, 49, 0, 18, 0, 50, 0, 19, 0, 51, 0, 20, 0, 52, 0, 21, 0, 53, 0, 22, 0, 54, 0, 23, 0,
-          55, 0, 24, 0, 56, 0, 25, 0, 57, 0, 26, 0, 58, 0, 27, 0, 59, 0, 28, 0, 60, 0, 29, 0, 61, 0, 30, 0, 62, 0,
-          31, 0, 63, 0 },
-    },
-    {
-        { 0, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 17, 0, 0, 0, 2, 0, 0, 0, 18, 0, 0, 0, 3, 0, 0, 0, 19, 0, 0, 0, 4, 0,
-          0, 0, 20, 0, 0, 0, 5, 0, 0, 0, 21, 0, 0, 0, 6, 0, 0, 0, 22, 0, 0, 0, 7, 0, 0, 0, 23, 0, 0, 0 },
-        { 8, 0, 0, 0, 24, 0, 0, 0, 9, 0, 0, 0, 25, 0, 0, 0, 10, 0, 0, 0, 26, 0, 0, 0, 11, 0, 0, 0, 27, 0, 0, 0, 12,
-          0, 0, 0, 28, 0, 0, 0, 13, 0, 0, 0, 29, 0, 0, 0, 14, 0, 0, 0, 30, 0, 0, 0, 15, 0, 0, 0, 31, 0, 0, 0 },
-    },
-    {
-        { 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
-          0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0 },
-        { 4, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0,
-          0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0 },
-    },
-};
+/* The permute indices of output vector `half` (0 or 1): lane k takes row
+ * k % 2's element k / 2 + half * V / 2, as two-source permute lanes (below
+ * V = 64 / E: the first row's vector, from V: the second's). Shifts of
+ * 16-bit lanes serve byte lanes too: k < 64, so the bit a byte's shift
+ * takes from its neighbour is masked off, and (k % 2) << 6 stays in it. */
+DML_TARGET_AVX512 ALWAYS_INLINE __m512i zip2_lanes(int half, size_t E)
+{
+    const int V = (int)(64 / E), log2_v = E == 1 ? 6 : E == 2 ? 5 : E == 4 ? 4 : 3;
+    const __m512i k = lane_iota(E), odd = _mm512_and_si512(k, lane_set1(1, E));
+    __m512i pair, second;
+    if (E <= 2) {
+        pair = _mm512_srli_epi16(k, 1);
+        pair = E == 1 ? _mm512_and_si512(pair, _mm512_set1_epi8(0x7f)) : pair;
+        second = _mm512_slli_epi16(odd, (unsigned)log2_v);
+    } else if (E == 4) {
+        pair = _mm512_srli_epi32(k, 1);
+        second = _mm512_slli_epi32(odd, (unsigned)log2_v);
+    } else {
+        pair = _mm512_srli_epi64(k, 1);
+        second = _mm512_slli_epi64(odd, (unsigned)log2_v);
+    }
+    return lane_add(lane_add(pair, second, E), lane_set1(half * V / 2, E), E);
+}
 
 /* Streamed outputs (dst on a line: every store a whole line) with
  * non-temporal stores; the caller fences. */
 #define ZIP2_ROWS(PERMUTE2)                                                      \
     do {                                                                         \
         const uint64_t V = 64 / E;                                               \
-        const unsigned log2_e = E == 1 ? 0 : E == 2 ? 1 : E == 4 ? 2 : 3;       \
-        const __m512i lo = LOAD(zip2_index[log2_e][0]);                          \
-        const __m512i hi = LOAD(zip2_index[log2_e][1]);                          \
+        const __m512i lo = zip2_lanes(0, E), hi = zip2_lanes(1, E);              \
         uint64_t r = 0;                                                          \
         if (stream && ((uintptr_t)dst & 63) == 0) {                              \
             for (; r + V <= rows; r += V) {                                      \
@@ -498,6 +485,7 @@ uint64_t dml_cpu_unzip2_avx512(unsigned char* dst0, unsigned char* dst1, const u
     }
 }
 
+/* `lines` whole 64-byte lines, one 64-byte non-temporal store each. */
 DML_TARGET_AVX512 static void stream_lines(byte* dst, const byte* src, uint64_t lines)
 {
     for (uint64_t k = 0; k < lines; ++k)
