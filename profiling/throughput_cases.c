@@ -301,34 +301,34 @@ static int depth_space_shape(uint64_t n, UINT* channels, UINT* height)
     return *height ? 0 : -1;
 }
 
-static int case_depth_to_space(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+static int build_depth_space(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n, int to_space)
 {
     UINT ch, h;
     if (depth_space_shape(n, &ch, &h) < 0)
         return -1;
     UINT depth[4] = { 1, 4 * ch, h, ROW / 2 }, space[4] = { 1, ch, 2 * h, ROW };
-    btensor_init(&c->in, type, 4, depth, NULL);
-    btensor_init(&c->out, type, 4, space, NULL);
-    c->depth_to_space = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2,
-        DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
-    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE1, &c->depth_to_space };
+    btensor_init(&c->in, type, 4, to_space ? depth : space, NULL);
+    btensor_init(&c->out, type, 4, to_space ? space : depth, NULL);
+    const DML_DEPTH_SPACE_ORDER dcr = DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (to_space) {
+        c->depth_to_space = (DML_DEPTH_TO_SPACE1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, dcr };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_DEPTH_TO_SPACE1, &c->depth_to_space };
+    } else {
+        c->space_to_depth = (DML_SPACE_TO_DEPTH1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2, dcr };
+        c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &c->space_to_depth };
+    }
     c->inputs = 1;
     return 0;
 }
 
+static int case_depth_to_space(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
+{
+    return build_depth_space(c, type, n, 1);
+}
+
 static int case_space_to_depth(built_case* c, DML_TENSOR_DATA_TYPE type, uint64_t n)
 {
-    UINT ch, h;
-    if (depth_space_shape(n, &ch, &h) < 0)
-        return -1;
-    UINT depth[4] = { 1, 4 * ch, h, ROW / 2 }, space[4] = { 1, ch, 2 * h, ROW };
-    btensor_init(&c->in, type, 4, space, NULL);
-    btensor_init(&c->out, type, 4, depth, NULL);
-    c->space_to_depth = (DML_SPACE_TO_DEPTH1_OPERATOR_DESC){ &c->in.desc, &c->out.desc, 2,
-        DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW };
-    c->desc = (DML_OPERATOR_DESC){ DML_OPERATOR_SPACE_TO_DEPTH1, &c->space_to_depth };
-    c->inputs = 1;
-    return 0;
+    return build_depth_space(c, type, n, 0);
 }
 
 /* CAST of [R, 1024] from one type to another: built only for the element
