@@ -959,7 +959,8 @@ typedef struct range_split {
     const dml_plan_args* args;
     dml_cpu_range_fn fn;
     uint64_t chunk;
-    int streamed; /* run_range_streamed */
+    int streamed; /* the output streams: staged (dml_cpu_run_range_staged), or by fn itself */
+    int staged;
 } range_split;
 
 /* Whether flat output index i is element out_offset + i of the output
@@ -993,9 +994,13 @@ static int output_is_constant(const dml_plan* p)
     return 1;
 }
 
-static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end,
+void dml_cpu_run_range_staged(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end,
     dml_cpu_range_fn fn)
 {
+    if (!output_is_dense(p)) {
+        fn(p, args, begin, end);
+        return;
+    }
     _Alignas(64) byte stage[RANGE_STAGE_BYTES];
     const uint64_t E = p->element_size;
     dml_plan piece = *p;
@@ -1025,10 +1030,13 @@ static void run_range_streamed(const dml_plan* p, const dml_plan_args* args, uin
 
 static void run_range(const range_split* s, uint64_t begin, uint64_t end)
 {
+    if (s->staged) {
+        dml_cpu_run_range_staged(s->plan, s->args, begin, end, s->fn);
+        return;
+    }
+    s->fn(s->plan, s->args, begin, end);
     if (s->streamed)
-        run_range_streamed(s->plan, s->args, begin, end, s->fn);
-    else
-        s->fn(s->plan, s->args, begin, end);
+        STREAM_FENCE(); /* fn's own non-temporal stores */
 }
 
 static void run_range_chunk(void* context, unsigned task)
@@ -1047,15 +1055,16 @@ static int output_streams(const dml_plan* plan, const dml_plan_args* args)
     return plan->kind != DML_PLAN_INDEXED && dml_cpu_plan_streams(plan, args) && output_is_dense(plan);
 }
 
-unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
-    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn)
+static unsigned run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn, int fn_streams)
 {
     const uint64_t count = plan->element_count;
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned threads = dml_cpu_cost_threads(model ? model : &fallback, bytes, available ? available : 1);
-    range_split s = { plan, args, fn, (count + threads - 1) / threads, 0 };
-    s.streamed = output_streams(plan, args);
+    range_split s = { plan, args, fn, (count + threads - 1) / threads, 0, 0 };
+    s.streamed = fn_streams ? dml_cpu_plan_streams(plan, args) : output_streams(plan, args);
+    s.staged = s.streamed && !fn_streams;
     if (threads < 2 || count < threads) {
         run_range(&s, 0, count);
         return 1;
@@ -1065,6 +1074,18 @@ unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsi
     s.chunk = (s.chunk + grain - 1) / grain * grain;
     cpu_pool_run(pool, run_range_chunk, &s, (unsigned)((count + s.chunk - 1) / s.chunk));
     return threads;
+}
+
+unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn)
+{
+    return run_split(pool, model, max_threads, plan, args, bytes, fn, 0);
+}
+
+unsigned dml_cpu_run_split_streaming(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn)
+{
+    return run_split(pool, model, max_threads, plan, args, bytes, fn, 1);
 }
 
 /* The plans of a group cover the same outer positions of one tensor (JOIN's

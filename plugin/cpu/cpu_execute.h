@@ -76,6 +76,21 @@ typedef void (*dml_cpu_range_fn)(const dml_plan* plan, const dml_plan_args* args
 unsigned dml_cpu_run_split(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
     const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn);
 
+/* The same for an executor that streams its own output: fn writes the
+ * plan's own output, and where dml_cpu_plan_streams(plan, args) says so,
+ * with non-temporal stores (dml_cpu_stream_copy) or through
+ * dml_cpu_run_range_staged; each thread's stores are fenced before this
+ * returns. */
+unsigned dml_cpu_run_split_streaming(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads,
+    const dml_plan* plan, const dml_plan_args* args, uint64_t bytes, dml_cpu_range_fn fn);
+
+/* fn over flat output indices [begin, end) written through the L1 buffer
+ * and non-temporal stores as dml_cpu_run_split does for a streamed output
+ * (fenced before this returns); straight through fn where the output is not
+ * dense. */
+void dml_cpu_run_range_staged(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end,
+    dml_cpu_range_fn fn);
+
 /* Executes count independent GATHER plans (args[i] for plans[i]) as one
  * job on the threads the cost model gives their total bytes: in slices,
  * each the same fraction of every plan (rows the plans share stay in cache

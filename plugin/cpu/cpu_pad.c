@@ -31,7 +31,6 @@ ALWAYS_INLINE void copy_element(unsigned char* to, const unsigned char* from, ui
  * row starts (row_in false: a CONSTANT fold put the whole row outside). */
 typedef struct pad_row {
     const unsigned char* in;
-    const unsigned char* in_end; /* the input binding's end */
     unsigned char* out;
     bool row_in;
     int64_t src, dst;
@@ -113,25 +112,26 @@ static void locate_row(const dml_plan* p, const uint64_t* c, pad_row* r)
  * about half the time of the general loop above in cache). */
 #define NARROW_BORDER 8
 
-/* Where the output streams (dml_cpu_plan_streams: too large for the cache),
- * each row's interior is prefetched PREFETCH_AHEAD bytes ahead into L2,
- * a staged piece's worth (RANGE_STAGE_BYTES): the staging reads a piece,
- * then streams it out, and the loads stop while the stores go, so the
- * hardware prefetchers fall behind (64 MiB, one thread, three runs of
- * `dmlbench --case pad_edge,pad_constant --size 16M,64M` alternating with
- * and without: 1-byte elements 0.71-0.76x the time, 4-byte 0.87-0.97x;
- * in cache, at 256 KiB, the prefetches cost a fifth more time). */
-#define PREFETCH_AHEAD 8192
+/* Where the output streams (dml_cpu_plan_streams: too large for the
+ * cache), narrow rows write their interiors with non-temporal stores
+ * (dml_cpu_stream_copy: the partial lines at its ends with ordinary ones)
+ * and their borders with ordinary stores. Staged through the L1 buffer as
+ * the other executors' outputs are, the loads stopped while each piece went
+ * out and the hardware prefetchers fell behind: 64 MiB, 4-byte elements,
+ * 3.1-3.3 ms staged (its input prefetched a piece ahead), 2.4-2.5 ms
+ * straight; 1-byte 2.5-2.6 against 2.4-2.6 ms (`dmlbench --case
+ * pad_edge,pad_constant,pad_reflect,pad_symmetric --size 16M,64M`, three
+ * runs, best thread count, 2-core AMD EPYC VM; the same at 16 MiB). */
 
 typedef struct narrow_rows {
     uint64_t lo, hi; /* the interior: x in [lo, hi) reads input x + pad_origin */
     int64_t origin;
-    bool prefetch;
+    bool stream;
     int64_t fold[2 * NARROW_BORDER]; /* left x: fold[x]; right x: fold[lo + x - hi]; -1: the constant */
 } narrow_rows;
 
 /* Whether the plan's rows are narrow_rows, and if so their folds. */
-static bool narrow_rows_of(const dml_plan* p, const dml_plan_args* args, narrow_rows* k)
+static bool narrow_rows_of(const dml_plan* p, narrow_rows* k)
 {
     const uint32_t d = p->rank - 1;
     if (p->in_strides[d] != 1 || p->out_strides[d] != 1)
@@ -144,7 +144,6 @@ static bool narrow_rows_of(const dml_plan* p, const dml_plan_args* args, narrow_
     }
     if (k->lo > NARROW_BORDER || n - k->hi > NARROW_BORDER)
         return false;
-    k->prefetch = dml_cpu_plan_streams(p, args);
     for (uint64_t x = 0; x < k->lo; ++x)
         k->fold[x] = input_coordinate(p, d, x);
     for (uint64_t x = k->hi; x < n; ++x)
@@ -171,13 +170,10 @@ ALWAYS_INLINE void narrow_segment(const dml_plan* p, const narrow_rows* k, const
     if (x < b) {
         const unsigned char* from = in + ((int64_t)x + k->origin) * (int64_t)E;
         const size_t bytes = (size_t)(b - x) * E;
-        if (k->prefetch && (size_t)(r->in_end - from) > PREFETCH_AHEAD) {
-            /* lines of the input binding only */
-            const size_t ahead = (size_t)(r->in_end - from) - PREFETCH_AHEAD;
-            for (size_t o = 0; o < bytes && o < ahead; o += 64)
-                __builtin_prefetch(from + PREFETCH_AHEAD + o, 0, 2);
-        }
-        memcpy(out + x * E, from, bytes);
+        if (k->stream)
+            dml_cpu_stream_copy(out + x * E, from, bytes);
+        else
+            memcpy(out + x * E, from, bytes);
         x = b;
     }
     for (; x < x1; ++x) {
@@ -213,7 +209,7 @@ ALWAYS_INLINE void run_narrow(const dml_plan* p, const dml_plan_args* args, cons
 {
     const uint64_t n = p->sizes[p->rank - 1];
     uint64_t c[DML_PLAN_MAX_RANK], x = row_start(p, begin, c);
-    pad_row r = { args->input, (const unsigned char*)args->input + args->input_bytes, args->output, true, 0, 0 };
+    pad_row r = { args->input, args->output, true, 0, 0 };
     for (uint64_t at = begin; at < end; x = 0) {
         locate_row(p, c, &r);
         const uint64_t stop = end - at < n - x ? x + (end - at) : n;
@@ -223,21 +219,13 @@ ALWAYS_INLINE void run_narrow(const dml_plan* p, const dml_plan_args* args, cons
     }
 }
 
-/* Flat output indices [begin, end), row segment by row segment. */
-static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+/* Flat output indices [begin, end) of rows that are not narrow, row
+ * segment by row segment. */
+static void run_rows(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
 {
-    narrow_rows k;
-    if (narrow_rows_of(p, args, &k)) {
-        switch (p->element_size) {
-        case 1: run_narrow(p, args, &k, begin, end, 1); return;
-        case 2: run_narrow(p, args, &k, begin, end, 2); return;
-        case 4: run_narrow(p, args, &k, begin, end, 4); return;
-        default: run_narrow(p, args, &k, begin, end, 8); return;
-        }
-    }
     const uint64_t n = p->sizes[p->rank - 1];
     uint64_t c[DML_PLAN_MAX_RANK], x = row_start(p, begin, c);
-    pad_row r = { args->input, (const unsigned char*)args->input + args->input_bytes, args->output, true, 0, 0 };
+    pad_row r = { args->input, args->output, true, 0, 0 };
     for (uint64_t at = begin; at < end; x = 0) {
         locate_row(p, c, &r);
         const uint64_t stop = end - at < n - x ? x + (end - at) : n;
@@ -247,9 +235,30 @@ static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t beg
     }
 }
 
+/* Flat output indices [begin, end). Streamed outputs (dml_cpu_run_split_streaming):
+ * narrow rows stream their own interiors, others go through the L1 buffer. */
+static void run_range(const dml_plan* p, const dml_plan_args* args, uint64_t begin, uint64_t end)
+{
+    const bool stream = dml_cpu_plan_streams(p, args);
+    narrow_rows k;
+    if (narrow_rows_of(p, &k)) {
+        k.stream = stream;
+        switch (p->element_size) {
+        case 1: run_narrow(p, args, &k, begin, end, 1); return;
+        case 2: run_narrow(p, args, &k, begin, end, 2); return;
+        case 4: run_narrow(p, args, &k, begin, end, 4); return;
+        default: run_narrow(p, args, &k, begin, end, 8); return;
+        }
+    }
+    if (stream)
+        dml_cpu_run_range_staged(p, args, begin, end, run_rows);
+    else
+        run_rows(p, args, begin, end);
+}
+
 unsigned dml_cpu_pad(cpu_pool* pool, const dml_cpu_cost_model* model, unsigned max_threads, const dml_plan* plan,
     const dml_plan_args* args)
 {
-    return dml_cpu_run_split(pool, model, max_threads, plan, args, plan->element_count * plan->element_size,
-        run_range);
+    return dml_cpu_run_split_streaming(pool, model, max_threads, plan, args,
+        plan->element_count * plan->element_size, run_range);
 }

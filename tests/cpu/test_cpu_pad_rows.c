@@ -6,8 +6,10 @@
  *   - borders of 0, 1 and 8 elements and, straddling that limit, 9 (the
  *     general per-element loop), on either side, in every mode, with 1-, 2-,
  *     4- and 8-byte elements and inner sizes from 1 to past a line;
- *   - outputs written directly and streamed (dml_cpu_run_split's pieces cut
- *     rows at lines), on one thread and on three (ranges cut mid-row), into
+ *   - outputs written with ordinary stores and streamed (narrow rows'
+ *     interiors with non-temporal stores, the 9-element borders' rows in
+ *     dml_cpu_run_range_staged's pieces, which cut rows at lines), on one
+ *     thread and on three (ranges cut mid-row), into
  *     exact-size buffers that end at a guard page, the bytes before them
  *     checked too;
  *   - at every instruction-set level the tests can force.
