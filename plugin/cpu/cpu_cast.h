@@ -15,9 +15,6 @@
 /* Whether the executor has a loop for the plan's pair of types. */
 int dml_cpu_cast_supports(const dml_plan* plan);
 
-/* Executes flat output indices [begin, end) of the plan on this thread. */
-void dml_cpu_cast_range(const dml_plan* plan, const dml_plan_args* args, uint64_t begin, uint64_t end);
-
 /* Executes the whole plan on the threads the cost model chooses among
  * min(threads of pool, max_threads) (pool may be NULL: one) and returns
  * that count. */
