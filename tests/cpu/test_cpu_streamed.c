@@ -1,7 +1,9 @@
 /*
  * test_cpu_streamed.c — the paths that cpu_fill.c's vectorised sequences
- * and dml_cpu_run_split's streamed outputs added to the CAST, FILL, PAD
- * (and scale-bias) executors, against tests/api's reference (reference.c):
+ * and streamed outputs (dml_cpu_run_split's L1 buffer, and the rows that
+ * stream themselves under dml_cpu_run_split_streaming: PADDING's narrow
+ * rows, CAST's AVX-512 float32 rows) added to the CAST, FILL, PAD (and
+ * scale-bias) executors, against tests/api's reference (reference.c):
  *
  *   - sequence rows of every data type at positions up to and past 2^31
  *     (float32 rounds k from 2^24 on), forwards and backwards, at every
