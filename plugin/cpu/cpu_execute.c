@@ -112,10 +112,8 @@ ALWAYS_INLINE uint64_t read_length(const byte* lengths, int64_t index, size_t LS
     return dml_cpu_read_length(lengths, index, LS, axis_size);
 }
 
-/* Outputs too large to stay in cache are written with non-temporal stores,
- * as large memcpys are: a write that first reads its cache line back costs a
- * third more memory traffic. Set per executing thread by execute_range. */
-static uint64_t stream_min_bytes = DML_CPU_STREAM_MIN_BYTES;
+/* Whether this thread's range streams its output (cpu_stream.h's rule),
+ * set per executing thread by execute_range. */
 static _Thread_local int t_stream;
 
 /* Forward stride +2 rows take the AVX-512 loop only where it is faster than
@@ -126,52 +124,6 @@ static _Thread_local int t_stream;
  * streamed 8.6-10.8 against 7.1-8.3 ms). Set with t_stream. */
 #define FORWARD_AVX512_MAX_BYTES ((uint64_t)2 << 20)
 static _Thread_local int t_forward_avx512;
-
-uint64_t dml_cpu_stream_min_bytes(uint64_t bytes)
-{
-    return __atomic_exchange_n(&stream_min_bytes, bytes, __ATOMIC_RELAXED);
-}
-
-static uint64_t add_saturated(uint64_t a, uint64_t b)
-{
-    uint64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
-int dml_cpu_streams(uint64_t written, uint64_t read)
-{
-    const uint64_t min = __atomic_load_n(&stream_min_bytes, __ATOMIC_RELAXED);
-    return written >= min || (written >= min / 4 && add_saturated(written, read) >= min - min / 4);
-}
-
-/* What a plan reads, at most: an element of each bound input per output
- * element (a broadcast or a TILE reads less: its whole input). */
-static uint64_t read_bound(uint64_t count, uint64_t element_size, uint64_t bound_bytes)
-{
-    uint64_t most;
-    if (__builtin_mul_overflow(count, element_size, &most))
-        most = UINT64_MAX;
-    return most < bound_bytes ? most : bound_bytes;
-}
-
-uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_t* read)
-{
-    const uint64_t count = p->element_count;
-    const uint64_t in_size = p->kind == DML_PLAN_CAST ? p->in_element_size : p->element_size;
-    *read = read_bound(count, in_size, a->input_bytes);
-    if (dml_plan_reads_lengths(p->kind))
-        *read = add_saturated(*read, read_bound(count, 8, a->lengths_bytes));
-    if (dml_plan_reads_input2(p->kind))
-        *read = add_saturated(*read, read_bound(count, p->element_size, a->input2_bytes));
-    return read_bound(count, p->element_size, UINT64_MAX); /* the output's bytes: they fit its binding */
-}
-
-int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a)
-{
-    uint64_t read;
-    const uint64_t written = dml_cpu_plan_traffic(p, a, &read);
-    return dml_cpu_streams(written, read);
-}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1133,7 +1085,7 @@ unsigned dml_cpu_execute_group(cpu_pool* pool, const dml_cpu_cost_model* model, 
     for (uint32_t i = 0; i < count; ++i) { /* each plan's bytes fit its bound output: the sum cannot wrap */
         uint64_t plan_read;
         bytes += dml_cpu_plan_traffic(plans[i], &args[i], &plan_read);
-        read = add_saturated(read, plan_read);
+        read = dml_cpu_add_saturated(read, plan_read);
     }
     const dml_cpu_cost_model fallback = dml_cpu_cost_default();
     const unsigned available = cpu_pool_threads(pool) < max_threads ? cpu_pool_threads(pool) : max_threads;

@@ -13,33 +13,7 @@
 #include "core/plan.h"
 #include "cpu_cost.h"
 #include "cpu_pool.h"
-
-/* A dispatch writes its output with non-temporal stores when the output has
- * at least this many bytes (the last-level cache of the machines measured),
- * or a quarter of it and, with what the dispatch reads, three quarters: the
- * output's lines would not stay in the cache until they are read again, and
- * a write that first reads its line back costs a third more traffic. 2-core
- * AMD EPYC VM (32 MiB L3), `dmlbench --size 8M,16M` of every case, streamed
- * from 8 MiB of output against 32: copies of 16 MiB (JOIN, SPLIT, SLICE,
- * depth/space, reversals) 0.52-0.89x the time streamed, fills and broadcasts
- * of 8-16 MiB (no input) 1.7-3.4x: the traffic decides, not the output.
- * u8 -> f32 casts streamed from 16 MiB of output (a rule of their own,
- * until the traffic rule): 16 MiB 0.60-0.65 ms against 0.48-0.56 cached. */
-#define DML_CPU_STREAM_MIN_BYTES ((uint64_t)32 << 20)
-
-/* Sets that threshold for the whole process (tests reach the streaming
- * paths with small plans: 0 streams everything, UINT64_MAX nothing) and
- * returns the previous one. Not for use while dispatches run. */
-uint64_t dml_cpu_stream_min_bytes(uint64_t bytes);
-
-/* Whether a dispatch that writes and reads these many bytes streams its
- * output (every executor: rows, transposes, column blocks, fills). */
-int dml_cpu_streams(uint64_t written, uint64_t read);
-
-/* A plan's bytes written (returned) and, at most, read (*read) with these
- * bindings; and whether it streams on its own (not in a group). */
-uint64_t dml_cpu_plan_traffic(const dml_plan* p, const dml_plan_args* a, uint64_t* read);
-int dml_cpu_plan_streams(const dml_plan* p, const dml_plan_args* a);
+#include "cpu_stream.h"
 
 /* memcpy with non-temporal stores for outputs that stream (64-byte ones on
  * dst's whole lines with AVX-512, else 16-byte ones from its first 16-byte

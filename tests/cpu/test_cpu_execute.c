@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu_execute.h"
 #include "cpu_pool.h"
@@ -1173,13 +1174,14 @@ static const struct {
     { "plans-portable", DML_CPU_ISA_PORTABLE, cap_portable },
 };
 
-/* When a dispatch streams its output, as cpu_execute.h states the rule at
- * the default threshold (32 MiB): an output of 32 MiB, or of 8 MiB whose
- * traffic (written + read) reaches 24 MiB; what a plan reads is bounded by
- * its bindings and by one element of each input per output element. */
+/* When a dispatch streams its output, as cpu_stream.h states the rule, at a
+ * threshold of 32 MiB: an output of 32 MiB, or of 8 MiB whose traffic
+ * (written + read) reaches 24 MiB; what a plan reads is bounded by its
+ * bindings and by one element of each input per output element. */
 START_TEST(test_stream_rule)
 {
     const uint64_t MiB = (uint64_t)1 << 20;
+    const uint64_t saved = dml_cpu_stream_min_bytes(32 * MiB);
     ck_assert_int_eq(dml_cpu_streams(32 * MiB, 0), 1);
     ck_assert_int_eq(dml_cpu_streams(24 * MiB, 0), 1);
     ck_assert_int_eq(dml_cpu_streams(24 * MiB - 1, 0), 0); /* a fill that the cache holds */
@@ -1217,6 +1219,46 @@ START_TEST(test_stream_rule)
     a.lengths_bytes = 1024;
     dml_cpu_plan_traffic(&p, &a, &read);
     ck_assert_uint_eq(read, 16 * MiB + 1024);
+    ck_assert_uint_eq(dml_cpu_stream_min_bytes(saved), 32 * MiB);
+}
+END_TEST
+
+/* The threshold each CPU gets (cpu_stream.h): 32 MiB, or on Intel CPUs four
+ * times one core's L2, at least 4 MiB, the default when the L2 is unknown or
+ * so large that four of it pass 32 MiB; and the process starts at its own
+ * CPU's. */
+START_TEST(test_stream_threshold_per_cpu)
+{
+    const uint64_t MiB = (uint64_t)1 << 20;
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(0, 2 * MiB), 32 * MiB); /* AMD, Arm, ... */
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(0, 0), 32 * MiB);
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, 2 * MiB), 8 * MiB); /* Sapphire / Emerald Rapids */
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, 1280 * 1024), 5 * MiB); /* Ice Lake-SP */
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, MiB / 4), 4 * MiB); /* the floor */
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, 0), 32 * MiB); /* unknown */
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, 8 * MiB), 32 * MiB);
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, 8 * MiB + 1), 32 * MiB);
+    ck_assert_uint_eq(dml_cpu_stream_threshold_for(1, UINT64_MAX), 32 * MiB);
+
+    /* This process's, read back by setting one: its CPU's, the vendor as
+     * /proc/cpuinfo names it (x86 Linux) and the L2 as sysconf does. */
+    const uint64_t own = dml_cpu_stream_min_bytes(0);
+    FILE* cpuinfo = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    int intel = 0;
+    while (cpuinfo && fgets(line, sizeof line, cpuinfo))
+        if (strncmp(line, "vendor_id", 9) == 0) {
+            intel = strstr(line, "GenuineIntel") != NULL;
+            break;
+        }
+    if (cpuinfo)
+        fclose(cpuinfo);
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    ck_assert_uint_eq(own, dml_cpu_stream_threshold_for(intel, l2 > 0 ? (uint64_t)l2 : 0));
+    ck_assert_uint_eq(dml_cpu_stream_min_bytes(own), 0);
+    ck_assert_int_eq(dml_cpu_streams(own, 0), 1);
+    ck_assert_int_eq(dml_cpu_streams(own - own / 4 - 1, 0), 0);
+    ck_assert_int_eq(dml_cpu_streams(own / 4 - 1, own), 0);
 }
 END_TEST
 
@@ -1235,6 +1277,7 @@ static Suite* cpu_execute_suite(void)
     tcase_add_test(threads, test_pool_runs_every_task_once);
     tcase_add_test(threads, test_group_of_plans);
     tcase_add_test(threads, test_stream_rule);
+    tcase_add_test(threads, test_stream_threshold_per_cpu);
     tcase_add_test(threads, test_threaded_large_plans);
     tcase_add_test(threads, test_split_follows_cost_model);
     tcase_add_test(threads, test_concurrent_dispatch);
