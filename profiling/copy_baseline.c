@@ -33,11 +33,46 @@ void* copy_buffer_alloc(uint64_t bytes)
 
 #define FILL_BYTE 0x5a
 
-/* 16-byte stores from dst's first 16-byte boundary (memset around),
- * non-temporal or ordinary: glibc's memset of large sizes is `rep stosb`,
- * which need not write as either store loop does. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* vector_fill with 64-byte stores, one per line, as the CPU backend's
+ * streamed outputs are written where the CPU has AVX-512: on the Intel Xeon
+ * VM 16-byte non-temporal stores wrote 64 MiB at about two thirds of their
+ * rate, so a FILL ran at 1.4-1.7 of a write-only baseline without them. */
+__attribute__((target("avx512f"))) static void vector_fill_avx512(unsigned char* dst, uint64_t bytes, int streamed)
+{
+    const uint64_t head = (64 - ((uintptr_t)dst & 63)) & 63;
+    if (head >= bytes) {
+        memset(dst, FILL_BYTE, bytes);
+        return;
+    }
+    memset(dst, FILL_BYTE, head);
+    const __m512i v = _mm512_set1_epi8((char)FILL_BYTE);
+    const uint64_t lines = (bytes - head) / 64;
+    unsigned char* at = dst + head;
+    if (streamed) {
+        for (uint64_t k = 0; k < lines; ++k)
+            _mm512_stream_si512((void*)(at + 64 * k), v);
+        _mm_sfence();
+    } else {
+        for (uint64_t k = 0; k < lines; ++k)
+            _mm512_store_si512((void*)(at + 64 * k), v);
+    }
+    memset(at + 64 * lines, FILL_BYTE, bytes - head - 64 * lines);
+}
+#endif
+
+/* 16-byte stores from dst's first 16-byte boundary (memset around), or
+ * 64-byte ones with AVX-512, non-temporal or ordinary: glibc's memset of
+ * large sizes is `rep stosb`, which need not write as either store loop does. */
 static void vector_fill(unsigned char* dst, uint64_t bytes, int streamed)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("avx512f")) {
+        vector_fill_avx512(dst, bytes, streamed);
+        return;
+    }
+#endif
 #if defined(__SSE2__)
     const uint64_t head = (16 - ((uintptr_t)dst & 15)) & 15;
     if (head >= bytes) {
