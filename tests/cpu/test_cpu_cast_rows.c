@@ -1,6 +1,7 @@
 /*
  * test_cpu_cast_rows.c — cpu_cast.c's vector rows (float32 -> int32 with
- * AVX-512, float32 -> float16, the loops the compiler vectorises) against
+ * AVX-512, float32 -> float16, uint8 -> float32's streamed AVX-512 row, the
+ * loops the compiler vectorises) against
  * tests/api's ref_cast, at every instruction-set level the tests can force:
  * the values where the rules turn (NaN of either sign and any payload,
  * infinities, +-2^31 and the floats next to them, +-0, halves) and random
