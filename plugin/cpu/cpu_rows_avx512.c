@@ -510,6 +510,48 @@ uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src
     return bytes;
 }
 
+DML_TARGET_AVX512 void dml_cpu_line_writer_flush(dml_cpu_line_writer* w)
+{
+    if (w->line)
+        _mm512_mask_storeu_epi8(w->line, (__mmask64)w->have, _mm512_load_si512(w->pending));
+    w->line = NULL;
+    w->have = 0;
+}
+
+DML_TARGET_AVX512 void dml_cpu_line_writer_put(dml_cpu_line_writer* w, unsigned char* dst, const unsigned char* src,
+    uint64_t bytes)
+{
+    while (bytes) {
+        const uintptr_t off = (uintptr_t)dst & 63;
+        unsigned char* line = (unsigned char*)((uintptr_t)dst - off);
+        if (line != w->line) {
+            dml_cpu_line_writer_flush(w);
+            if (off == 0 && bytes >= 64) {
+                const uint64_t lines = bytes / 64;
+                stream_lines(dst, src, lines);
+                dst += 64 * lines, src += 64 * lines, bytes -= 64 * lines;
+                continue;
+            }
+            w->line = line;
+        }
+        const uint64_t take = bytes < 64 - off ? bytes : 64 - off;
+        const __mmask64 m = (__mmask64)((take == 64 ? ~(uint64_t)0 : ((uint64_t)1 << take) - 1) << off);
+        /* lane i holds src[i - off]: the address off bytes below src, its
+         * lanes outside m never loaded */
+        const void* from = (const void*)((uintptr_t)src - off);
+        const __m512i v = _mm512_mask_mov_epi8(_mm512_load_si512(w->pending), m, _mm512_maskz_loadu_epi8(m, from));
+        w->have |= (uint64_t)m;
+        dst += take, src += take, bytes -= take;
+        if (w->have == ~(uint64_t)0) {
+            _mm512_stream_si512((void*)line, v);
+            w->line = NULL;
+            w->have = 0;
+        } else {
+            _mm512_store_si512(w->pending, v);
+        }
+    }
+}
+
 uint64_t dml_cpu_reverse_row_avx512(unsigned char* dst, const unsigned char* src, uint64_t n, size_t E)
 {
     if (!have_avx512())
@@ -543,6 +585,18 @@ uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src
 {
     (void)dst, (void)src, (void)bytes;
     return 0;
+}
+
+void dml_cpu_line_writer_put(dml_cpu_line_writer* w, unsigned char* dst, const unsigned char* src, uint64_t bytes)
+{
+    (void)w;
+    memcpy(dst, src, bytes);
+}
+
+void dml_cpu_line_writer_flush(dml_cpu_line_writer* w)
+{
+    w->line = NULL;
+    w->have = 0;
 }
 
 uint64_t dml_cpu_zip2_avx512(unsigned char* dst, const unsigned char* a, const unsigned char* b, uint64_t rows,

@@ -35,6 +35,27 @@ uint64_t dml_cpu_stride2_row_avx512(unsigned char* dst, const unsigned char* src
  * level in use lacks AVX-512. */
 uint64_t dml_cpu_stream_copy_avx512(unsigned char* dst, const unsigned char* src, uint64_t bytes);
 
+/* Writes a thread's output through whole-line non-temporal stores, wherever
+ * its pieces fall: bytes put into a 64-byte line collect in `pending` until
+ * the line is whole (one non-temporal store; the caller fences) or a piece
+ * goes to another line (a masked ordinary store of just the bytes put, as
+ * for lines shared with another thread's range). Runs of whole lines stream
+ * straight from their source. So rows that end mid-line, one after the
+ * other (a padded image's), write every line once, whole, with no read of
+ * it first. Loads are masked to the bytes put: none touches another byte.
+ * Only where the level in use has AVX-512. */
+typedef struct dml_cpu_line_writer {
+    _Alignas(64) unsigned char pending[64];
+    unsigned char* line; /* the pending line, NULL when none */
+    uint64_t have;       /* its bytes put, a bit each */
+} dml_cpu_line_writer;
+
+/* dst[k] = src[k] for k < bytes, through the writer (w->line NULL to begin). */
+void dml_cpu_line_writer_put(dml_cpu_line_writer* w, unsigned char* dst, const unsigned char* src, uint64_t bytes);
+
+/* Stores the pending line's bytes; the writer is empty after. */
+void dml_cpu_line_writer_flush(dml_cpu_line_writer* w);
+
 /* dst[2r + j] = (j ? b : a)[r] for r below the returned count, elements of
  * E bytes: two rows interleaved, a 64-byte vector of each a step, stored
  * non-temporally when `stream` and dst starts a line (the caller fences).
