@@ -4,7 +4,10 @@
  * each element's value by core/fill.h, rows at a time: a row of one value
  * is a pattern fill (memset where the value's bytes are all equal), a
  * sequence row an induction loop the compiler vectorises (for the baseline
- * and AVX2, chosen at run time).
+ * and AVX2, chosen at run time). Streamed outputs go out through the L1
+ * buffer (dml_cpu_run_split), but for sequences along contiguous rows with
+ * AVX-512, which compute each line in a register and store it
+ * non-temporally.
  */
 #ifndef DML_CPU_FILL_H
 #define DML_CPU_FILL_H
