@@ -267,7 +267,8 @@ DML_TARGET_AVX512 static void sequence_lines_avx512(const fill_values* f, byte* 
             const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32((int32_t)DML_FILL_NAN32));
             for (uint64_t m = 0; m < lines; ++m, k = _mm512_add_epi32(k, step)) {
                 const __m512 r = _mm512_add_ps(s, _mm512_mul_ps(_mm512_cvtepi32_ps(k), d));
-                _mm512_stream_ps((void*)(out + 64 * m), _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), nan));
+                const __mmask16 is_nan = _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q);
+                _mm512_stream_ps((void*)(out + 64 * m), _mm512_mask_mov_ps(r, is_nan, nan));
             }
             return;
         }
@@ -277,7 +278,8 @@ DML_TARGET_AVX512 static void sequence_lines_avx512(const fill_values* f, byte* 
         const __m512d nan = _mm512_castsi512_pd(_mm512_set1_epi64((long long)DML_FILL_NAN64));
         for (uint64_t m = 0; m < lines; ++m, k = _mm512_add_epi32(k, step)) {
             const __m512d r = _mm512_add_pd(s, _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(k)), d));
-            _mm512_stream_pd((void*)(out + 64 * m), _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(r, r, _CMP_UNORD_Q), nan));
+            const __mmask8 is_nan = _mm512_cmp_pd_mask(r, r, _CMP_UNORD_Q);
+            _mm512_stream_pd((void*)(out + 64 * m), _mm512_mask_mov_pd(r, is_nan, nan));
         }
         return;
     }
