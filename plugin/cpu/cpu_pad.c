@@ -120,11 +120,12 @@ static void locate_row(const dml_plan* p, const uint64_t* c, pad_row* r)
  * stored once, non-temporally, so the lines where a row meets the next are
  * not read first. With ordinary stores for those two lines of each row
  * (dml_cpu_stream_copy's ends, the borders), 1 KiB rows of bytes took
- * 1.3-1.5x the time at 64 MiB (2-core Intel Xeon VM; `dmlbench --case
- * pad_constant --size 64M`). Without AVX-512, the interiors stream
- * (dml_cpu_stream_copy) and the borders are ordinary stores. Staged through the L1 buffer as
- * the other executors' outputs are, the loads stopped while each piece went
- * out and the hardware prefetchers fell behind: 64 MiB, 4-byte elements,
+ * 1.16-1.29x the time at 64 MiB (2-core Intel Xeon VM; `dmlbench --case
+ * pad_constant,pad_edge,pad_reflect --size 64M --threads 2`, two runs
+ * alternated with the build before). Without AVX-512, the interiors stream
+ * (dml_cpu_stream_copy) and the borders are ordinary stores. Staged through
+ * the L1 buffer as the other executors' outputs are, the loads stopped while
+ * each piece went out and the hardware prefetchers fell behind: 64 MiB, 4-byte elements,
  * 3.1-3.3 ms staged (its input prefetched a piece ahead), 2.4-2.5 ms
  * straight; 1-byte 2.5-2.6 against 2.4-2.6 ms (`dmlbench --case
  * pad_edge,pad_constant,pad_reflect,pad_symmetric --size 16M,64M`, three

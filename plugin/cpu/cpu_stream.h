@@ -32,8 +32,9 @@
  *   against 32, best of two alternated runs: 3-8 MiB copies (JOIN, SPLIT,
  *   SLICE, PADDING, depth/space, reversals, transposes, casts) 0.53-0.94x the
  *   time, fills, TILE and broadcasts of 16 MiB 0.52-0.75x, 2 MiB unchanged;
- *   8 MiB FILL_VALUE_SEQUENCE and uint8 -> float32 1.1-1.3x (now streamed
- *   from their own 8 MiB of output). */
+ *   8 MiB FILL_VALUE_SEQUENCE and uint8 -> float32 1.1-1.3x, then staged
+ *   through the L1 buffer (both stream their own rows since). The A/B
+ *   switch was a test build's, since removed. */
 #define DML_CPU_STREAM_DEFAULT_BYTES ((uint64_t)32 << 20)
 #define DML_CPU_STREAM_MIN_L2S 4u
 
