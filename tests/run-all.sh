@@ -14,7 +14,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
-step() { printf '\n==== %s\n' "$*"; }
+# Each stage's heading says how long the run has taken so far (CI must stay
+# under 25 minutes; this is where to look when it does not).
+start=$SECONDS
+step() { printf '\n==== [%dm%02ds] %s\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) "$*"; }
 
 step "normal build"
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -54,3 +57,4 @@ step "ThreadSanitizer (concurrency suite)"
 
 step "valgrind memcheck"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -L valgrind
+step "done"
