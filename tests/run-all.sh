@@ -19,7 +19,18 @@ jobs=$(nproc)
 start=$SECONDS
 step() { printf '\n==== [%dm%02ds] %s\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) "$*"; }
 
-step "normal build"
+step "normal build (the later stages' Python venvs install meanwhile: build/venvs.log)"
+# onnxruntime's, the Python suite's (numpy, PyTorch) and TensorFlow's venvs
+# download and unpack while the build compiles: network time, which came
+# after the build and took minutes. Each stage re-checks its venv and says
+# SKIPPED, as before, when it is still missing.
+# Its own process group, which a failed run ends (no pip left writing a venv).
+mkdir -p "$root/build"
+setsid bash -c 'for stage in run-conformance-ort.sh run-python.sh run-tensorflow.sh; do
+  "$1/tests/$stage" --prepare "$1/build" || echo "$stage --prepare: exit $?"; done' venvs "$root" \
+  >"$root/build/venvs.log" 2>&1 &
+venvs=$!
+trap 'kill -- -"$venvs" 2>/dev/null || true' EXIT
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build" -j "$jobs"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
@@ -27,13 +38,18 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs" -LE valgrind
 step "GPU validation kit, dry run (tests/gpu/run-on-device.sh on build/; GPU stages skip without a GPU)"
 OUT="$root/build/gpu-kit" DML_GPU_BUILD_DIR="$root/build" "$root/tests/gpu/run-on-device.sh"
 
+step "the Python venvs (build/venvs.log)"
+wait "$venvs" || true
+cat "$root/build/venvs.log"
+
 step "conformance against onnxruntime (skipped where it cannot be installed)"
 DML_ORT_SECONDS=${DML_ORT_SECONDS:-60} "$root/tests/run-conformance-ort.sh" "$root/build"
 
 step "Python package (python/tests in a venv with numpy; skipped where numpy cannot be installed)"
-# The wheel's CUDA plugin for one architecture here (the stage's time is
-# nvcc's; a user's wheel gets DML_CUDA_ARCHITECTURES' three).
-DML_WHEEL_CUDA_ARCHITECTURES=${DML_WHEEL_CUDA_ARCHITECTURES:-80-real} "$root/tests/run-python.sh" "$root/build"
+# The wheel's CUDA plugin as PTX for one architecture here (the stage's time
+# is nvcc's, and ptxas was half of it; a user's wheel gets SASS for
+# DML_CUDA_ARCHITECTURES' three, which the normal build compiles and checks).
+DML_WHEEL_CUDA_ARCHITECTURES=${DML_WHEEL_CUDA_ARCHITECTURES:-80-virtual} "$root/tests/run-python.sh" "$root/build"
 
 step "Debian packages (cpack; the first host against them with pkg-config and find_package; skipped without dpkg-deb)"
 "$root/tests/run-packages.sh" "$root/build"
@@ -42,10 +58,11 @@ step "TensorFlow plugin (hosts/tensorflow against TensorFlow's CPU kernels; skip
 "$root/tests/run-tensorflow.sh" "$root/build"
 
 step "ASan + UBSan build"
-# The CUDA plugin's kernels for one architecture: no sanitized test runs them
-# here or reads their SASS (the normal build compiles all of them); nvcc for
-# three was minutes of this stage.
-cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON -DDML_CUDA_ARCHITECTURES=80-real >/dev/null
+# The CUDA plugin's kernels as PTX for one architecture: no sanitized test
+# runs them here or reads their SASS (the normal build compiles and checks all
+# of them; nvcc's objects are not instrumented); nvcc for three architectures
+# was minutes of this stage, and ptxas half of one.
+cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDML_SANITIZE=ON -DDML_CUDA_ARCHITECTURES=80-virtual >/dev/null
 cmake --build "$root/build-asan" -j "$jobs"
 ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs" -LE valgrind
 

@@ -12,7 +12,7 @@
 # prints "SKIPPED (the wheel stage did not run): why" and exits 0.
 # The CUDA plugin is built for the architectures of any build
 # (DML_CUDA_ARCHITECTURES' default, cmake/DmlCuda.cmake): most of the stage's
-# time. DML_WHEEL_CUDA_ARCHITECTURES=80-real (say) builds fewer, for a quicker run.
+# time. DML_WHEEL_CUDA_ARCHITECTURES=80-virtual (say: PTX only, no ptxas) builds less, for a quicker run.
 #
 # Usage: tests/run-python-wheel.sh BUILD_DIR   (its py-wheel/ is the scratch space)
 set -euo pipefail

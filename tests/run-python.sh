@@ -15,18 +15,16 @@
 # and exits 0 (not a CTest test: run-all.sh goes on); likewise the wheel stage
 # when scikit-build-core cannot be installed.
 #
-# Usage: tests/run-python.sh [BUILD_DIR]   (default: <repo>/build)
+# Usage: tests/run-python.sh [--prepare] [BUILD_DIR]   (default: <repo>/build)
+#   --prepare: only create the venv (run-all.sh does it while the build compiles).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+prepare=0
+[ "${1:-}" = --prepare ] && { prepare=1; shift; }
 build=${1:-$root/build}
 mkdir -p "$build"
 build=$(cd "$build" && pwd) # the suite runs from elsewhere
 venv=$build/py-venv
-
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-fi
-cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu dmlinfo >/dev/null
 
 if ! command -v python3 >/dev/null; then
   echo "run-python: SKIPPED (the suite did not run): python3 not found"; exit 0
@@ -65,10 +63,16 @@ if [ -n "$cuda_lib" ]; then
         sympy 'setuptools>=77' >>"$build/py-venv-torch.log" 2>&1 || true
   fi
 fi
+[ "$prepare" = 0 ] || exit 0
 if ! env "${torch_env[@]}" "$venv/bin/python" -c 'import torch' 2>>"$build/py-venv-torch.log"; then
   echo "run-python: PyTorch cases skipped: torch does not import in $venv (it needs the CUDA 13 toolkit's libraries; see $build/py-venv-torch.log)"
   torch_env=()
 fi
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target dml dml_cpu dml_cudaemu dmlinfo >/dev/null
 # The package from the source tree (python/ on PYTHONPATH): `pip install
 # ./python` builds the whole runtime again (scikit-build-core), which stage 2
 # does as a user would. An install left by an older run would shadow nothing

@@ -11,9 +11,12 @@
 # the suite on cpu with the plugin built with ASan + UBSan, docs/tensorflow.md's
 # example, and TensorFlow with the plugin but no runtime.
 #
-# Usage: tests/run-tensorflow.sh [BUILD_DIR]   (default: <repo>/build)
+# Usage: tests/run-tensorflow.sh [--prepare] [BUILD_DIR]   (default: <repo>/build)
+#   --prepare: only create the venv (run-all.sh does it while the build compiles).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+prepare=0
+[ "${1:-}" = --prepare ] && { prepare=1; shift; }
 build=${1:-$root/build}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -29,6 +32,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import importlib.util
     rm -rf "$venv"; skip "pip could not install tensorflow-cpu (see $build/tf-venv-pip.log)"
   fi
 fi
+[ "$prepare" = 0 ] || exit 0
 
 # Configure with this venv's TensorFlow (hosts/tensorflow/CMakeLists.txt finds its headers).
 if [ ! -f "$build/CMakeCache.txt" ]; then
