@@ -976,7 +976,6 @@ int main(void)
            h_backend());
     fflush(stdout);
     SRunner* sr = srunner_create(differential_suite());
-    srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

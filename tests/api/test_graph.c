@@ -1534,7 +1534,6 @@ int main(void)
     printf("test_api_graph: seed %" PRIu64 " (set DML_TEST_SEED to change), backend %s\n", g_seed, h_backend());
     fflush(stdout);
     SRunner* sr = srunner_create(graph_suite());
-    srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -511,7 +511,6 @@ int main(void)
         h_backend());
     fflush(stdout);
     SRunner* sr = srunner_create(join_split_suite());
-    srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

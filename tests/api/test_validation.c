@@ -2016,7 +2016,6 @@ static Suite* validation_suite(void)
 int main(void)
 {
     SRunner* sr = srunner_create(validation_suite());
-    srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
