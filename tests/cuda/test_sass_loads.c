@@ -500,15 +500,25 @@ END_TEST
 
 int main(void)
 {
+    /* A case per object disassembled: CTest runs them side by side
+     * (tests/cuda/CMakeLists.txt's CASES), cuobjdump being their time. */
+    const struct {
+        const char* name;
+        const TTest* test;
+    } cases[] = {
+        { "gather", loads_before_first_store_reach_the_floor },
+        { "fill", fill_kernels_store_vectors_and_never_fuse },
+        { "per_element", per_element_kernels_access_one_element },
+        { "group", grouped_kernels_read_their_parameter_in_place },
+        { "indexed", indexed_kernels_keep_registers_and_vectorise_rows },
+    };
     Suite* s = suite_create("cuda_sass_loads");
-    TCase* tc = tcase_create("sass");
-    tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, loads_before_first_store_reach_the_floor);
-    tcase_add_test(tc, fill_kernels_store_vectors_and_never_fuse);
-    tcase_add_test(tc, per_element_kernels_access_one_element);
-    tcase_add_test(tc, grouped_kernels_read_their_parameter_in_place);
-    tcase_add_test(tc, indexed_kernels_keep_registers_and_vectorise_rows);
-    suite_add_tcase(s, tc);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        TCase* tc = tcase_create(cases[i].name);
+        tcase_set_timeout(tc, 600);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
     SRunner* runner = srunner_create(s);
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
